@@ -1,0 +1,300 @@
+"""Parse effect-language text into the frozen syntax tree of ``ast.py``."""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+from lark.indenter import DedentError, Indenter
+
+from . import ast
+
+
+class DslError(Exception):
+    """An effect-language error at a (line, col) of the effect text."""
+
+    def __init__(self, message: str, line: int = 1, col: int = 1, end_col: int | None = None,
+                 code: str = "dsl-syntax", hint: str | None = None):
+        super().__init__(message)
+        self.message, self.line, self.col = message, line, col
+        self.end_col, self.code, self.hint = end_col, code, hint
+
+
+class _Layout(Indenter):
+    NL_type = "_NL"
+    OPEN_PAREN_types = ["LPAR", "LSQB", "LBRACE"]
+    CLOSE_PAREN_types = ["RPAR", "RSQB", "RBRACE"]
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = 4
+
+
+@lru_cache(maxsize=None)
+def _lark() -> Lark:
+    return Lark.open("effects.lark", rel_to=__file__, parser="lalr", postlex=_Layout(),
+                     start=["program", "expression"], propagate_positions=True,
+                     maybe_placeholders=True)
+
+
+def _at(meta_or_token, node_cls, *args):
+    """Build ``node_cls(*args)`` carrying the span of a Lark meta or token."""
+    m = meta_or_token
+    if getattr(m, "empty", False):
+        return node_cls(*args)
+    return node_cls(*args, line=m.line, col=m.column, end_line=m.end_line, end_col=m.end_column)
+
+
+def _block(items):
+    return tuple(item for item in items if isinstance(item, ast.Node))
+
+
+@v_args(meta=True)
+class _Build(Transformer):
+    """Lark tree -> frozen dataclasses, one method per grammar alias."""
+
+    # statements ---------------------------------------------------------
+    def program(self, meta, items):
+        body = items[0] if items and items[0] is not None else ()
+        return _at(meta, ast.Block, body)
+
+    def expression(self, meta, items):
+        return items[0]
+
+    def stmts(self, meta, items):
+        return _block(items)
+
+    def suite(self, meta, items):
+        flat = []
+        for item in items:
+            flat.extend(item if isinstance(item, tuple) else [item])
+        return _at(meta, ast.Block, _block(flat))
+
+    def alternative(self, meta, items):
+        return _at(meta, ast.Block, _block(items))
+
+    def amounts(self, meta, items):
+        return tuple(items)
+
+    def amount(self, meta, items):
+        return _at(meta, ast.Amount, items[0], str(items[1]))
+
+    def gain(self, meta, items):
+        return _at(meta, ast.Gain, items[0], items[1])
+
+    def spend(self, meta, items):
+        return _at(meta, ast.Spend, items[0], items[1])
+
+    def lose(self, meta, items):
+        return _at(meta, ast.Lose, items[0], items[1])
+
+    def target(self, meta, items):
+        return tuple(str(t) for t in items)
+
+    def assign(self, meta, items):
+        return _at(meta, ast.Assign, items[0], items[1])
+
+    def augassign(self, meta, items):
+        return _at(meta, ast.AugAssign, items[0], str(items[1]), items[2])
+
+    def keyword(self, meta, items):
+        return str(items[0])
+
+    def keyword_arg(self, meta, items):
+        return (items[0], items[1])
+
+    def call(self, meta, items):
+        return _at(meta, ast.Call, str(items[0]), items[1], tuple(items[2:]))
+
+    def break_(self, meta, items):
+        return _at(meta, ast.Break)
+
+    def pass_(self, meta, items):
+        return _at(meta, ast.Pass)
+
+    def if_(self, meta, items):
+        cond, body, *rest = items
+        branches = [(cond, body)]
+        orelse = None
+        for item in rest:
+            if isinstance(item, tuple):
+                branches.append(item)
+            elif item is not None:
+                orelse = item
+        return _at(meta, ast.If, tuple(branches), orelse)
+
+    def elif_(self, meta, items):
+        return (items[0], items[1])
+
+    def else_(self, meta, items):
+        return items[0]
+
+    def for_each(self, meta, items):
+        return _at(meta, ast.ForEach, str(items[0]), items[1], items[2])
+
+    def while_(self, meta, items):
+        return _at(meta, ast.While, items[0], items[1])
+
+    def simultaneously(self, meta, items):
+        return _at(meta, ast.Simultaneously, str(items[0]), items[1], items[2])
+
+    def as_(self, meta, items):
+        return _at(meta, ast.As, items[0], items[1])
+
+    def choose_one(self, meta, items):
+        return _at(meta, ast.ChooseOne, tuple(items))
+
+    def choose_in(self, meta, items):
+        var, iterable, cond, label, body, otherwise = items
+        o_label, o_body = otherwise if otherwise else (None, None)
+        return _at(meta, ast.ChooseIn, str(var), iterable, cond, label, body, o_label, o_body)
+
+    def otherwise(self, meta, items):
+        label = _unquote(items[0]) if items[0] is not None else None
+        return (label, items[1])
+
+    # expressions ----------------------------------------------------------
+    def number(self, meta, items):
+        return _at(meta, ast.Literal, int(items[0]))
+
+    def string(self, meta, items):
+        return _at(meta, ast.Literal, _unquote(items[0]))
+
+    def true(self, meta, items):
+        return _at(meta, ast.Literal, True)
+
+    def false(self, meta, items):
+        return _at(meta, ast.Literal, False)
+
+    def none(self, meta, items):
+        return _at(meta, ast.Literal, None)
+
+    def name(self, meta, items):
+        return _at(meta, ast.Name, str(items[0]))
+
+    def list_(self, meta, items):
+        return _at(meta, ast.ListExpr, tuple(i for i in items if i is not None))
+
+    def dict_(self, meta, items):
+        return _at(meta, ast.DictExpr, tuple(i for i in items if i is not None))
+
+    def pair(self, meta, items):
+        key = items[0]
+        key = _unquote(key) if key.type == "STRING" else str(key)
+        return (key, items[1])
+
+    def attribute(self, meta, items):
+        return _at(meta, ast.Attribute, items[0], str(items[1]))
+
+    def index(self, meta, items):
+        return _at(meta, ast.Index, items[0], items[1])
+
+    def function(self, meta, items):
+        name, args = str(items[0]), items[1]
+        if isinstance(args, ast.Generator):
+            return _at(meta, ast.Generator, name, args.element, args.var, args.iterable, args.cond)
+        return _at(meta, ast.Function, name, args or ())
+
+    def positional(self, meta, items):
+        return tuple(items)
+
+    def generator(self, meta, items):
+        return ast.Generator("", items[0], str(items[1]), items[2], items[3])
+
+    def binary(self, meta, items):
+        return _at(meta, ast.BinOp, str(items[1]), items[0], items[2])
+
+    def compare_op(self, meta, items):
+        return _at(meta, ast.BinOp, str(items[1]), items[0], items[2])
+
+    def in_op(self, meta, items):
+        return _at(meta, ast.BinOp, "in", items[0], items[1])
+
+    def not_in_op(self, meta, items):
+        return _at(meta, ast.BinOp, "not in", items[0], items[1])
+
+    def or_op(self, meta, items):
+        return _at(meta, ast.BoolOp, "or", items[0], items[1])
+
+    def and_op(self, meta, items):
+        return _at(meta, ast.BoolOp, "and", items[0], items[1])
+
+    def not_op(self, meta, items):
+        return _at(meta, ast.Not, items[0])
+
+    def negate(self, meta, items):
+        return _at(meta, ast.Negate, items[0])
+
+
+def _unquote(token) -> str:
+    return str(token)[1:-1]
+
+
+_BUILD = _Build()
+
+# Friendlier names for the grammar's terminals in "expected ..." messages.
+_TOKEN_WORDS = {
+    "NAME": "a name", "NUMBER": "a number", "STRING": "a string", "_NL": "end of line",
+    "COLON": "':'", "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'",
+    "EQUAL": "'='", "COMMA": "','", "_INDENT": "an indented block", "_DEDENT": "end of block",
+    "$END": "end of text", "COMPARE": "a comparison", "SEMICOLON": "';'", "VBAR": "'|'",
+}
+
+
+def parse_program(text: str) -> ast.Block:
+    """Parse statements (an effect, a flow step). Raises DslError."""
+    return _parse(text, "program")
+
+
+def parse_expression(text: str):
+    """Parse one expression (a condition, a value, an expectation). Raises DslError."""
+    return _parse(text, "expression")
+
+
+def _parse(text: str, start: str):
+    source = text if text.endswith("\n") else text + "\n"
+    try:
+        tree = _lark().parse(source, start=start)
+    except UnexpectedInput as exc:
+        raise _syntax_error(exc, source) from None
+    except DedentError as exc:
+        raise DslError(f"inconsistent indentation: {exc}", *_last_line(source)) from None
+    except LarkError as exc:                      # anything else Lark may raise
+        raise DslError(f"cannot parse: {exc}") from None
+    return _BUILD.transform(tree)
+
+
+def _syntax_error(exc: UnexpectedInput, source: str) -> DslError:
+    line, col = max(exc.line, 1), max(exc.column, 1)
+    if isinstance(exc, UnexpectedCharacters):
+        char = source[exc.pos_in_stream] if exc.pos_in_stream < len(source) else "?"
+        return DslError(f"unexpected character {char!r}", line, col)
+    if isinstance(exc, UnexpectedToken):
+        token: Token = exc.token
+        if token.type == "$END":
+            line, col = _last_line(source)
+            found = "end of text"
+        elif token.type in ("_NL",):
+            found = "end of line"
+        elif token.type in ("_INDENT", "_DEDENT"):
+            found = "a change of indentation"
+        else:
+            found = repr(str(token))
+        expected = sorted({_TOKEN_WORDS.get(t, _literal(t)) for t in exc.expected})
+        shown = ", ".join(expected[:6]) + (", ..." if len(expected) > 6 else "")
+        end = col + len(str(token)) if token.type not in ("$END", "_NL", "_INDENT", "_DEDENT") else None
+        return DslError(f"unexpected {found}; expected {shown}", line, col, end)
+    return DslError(str(exc).splitlines()[0], line, col)
+
+
+def _literal(terminal: str) -> str:
+    """Lark names anonymous keyword terminals like IF or __ANON_0; show the word."""
+    try:
+        pattern = _lark().get_terminal(terminal).pattern
+        return repr(pattern.value)
+    except (KeyError, AttributeError):
+        return terminal.lower()
+
+
+def _last_line(source: str) -> tuple[int, int]:
+    lines = source.rstrip("\n").split("\n")
+    return len(lines), len(lines[-1]) + 1
