@@ -203,6 +203,13 @@ class BoolOp(Node):         # and / or (short-circuit)
 
 
 @dataclass(frozen=True)
+class Conditional(Node):    # if c then a else b
+    cond: Node
+    then: Node
+    orelse: Node
+
+
+@dataclass(frozen=True)
 class Not(Node):
     operand: Node
 

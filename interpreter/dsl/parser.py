@@ -29,11 +29,20 @@ class _Layout(Indenter):
     tab_len = 4
 
 
+class _ExpressionLayout(_Layout):
+    """An expression reads as if in parentheses: line breaks are just spaces."""
+
+    def process(self, stream):
+        self.paren_level = 1
+        self.indent_level = [0]
+        return self._process(stream)
+
+
 @lru_cache(maxsize=None)
-def _lark() -> Lark:
-    return Lark.open("effects.lark", rel_to=__file__, parser="lalr", postlex=_Layout(),
-                     start=["program", "expression"], propagate_positions=True,
-                     maybe_placeholders=True)
+def _lark(start: str = "program") -> Lark:
+    layout = _ExpressionLayout() if start == "expression" else _Layout()
+    return Lark.open("effects.lark", rel_to=__file__, parser="lalr", postlex=layout,
+                     start=start, propagate_positions=True, maybe_placeholders=True)
 
 
 def _at(meta_or_token, node_cls, *args):
@@ -221,6 +230,9 @@ class _Build(Transformer):
     def not_op(self, meta, items):
         return _at(meta, ast.Not, items[0])
 
+    def conditional(self, meta, items):
+        return _at(meta, ast.Conditional, items[0], items[1], items[2])
+
     def negate(self, meta, items):
         return _at(meta, ast.Negate, items[0])
 
@@ -253,7 +265,7 @@ def parse_expression(text: str):
 def _parse(text: str, start: str):
     source = text if text.endswith("\n") else text + "\n"
     try:
-        tree = _lark().parse(source, start=start)
+        tree = _lark(start).parse(source)
     except UnexpectedInput as exc:
         raise _syntax_error(exc, source) from None
     except DedentError as exc:

@@ -1,0 +1,210 @@
+"""Tables of content records (cards, boards, characters ...), declared as data.
+
+A ruleset declares each table's fields in its components file; this module
+turns those declarations into JSON Schema (so records get the same
+``file:line:col`` errors as every other file), loads the records, checks ids,
+references and declared counts, and compiles the fields that hold
+effect-language text.
+
+Field types: ``{type: int|string|bool|effect|condition|expr}``, ``{enum: [...]}``,
+``{ref: TABLE}``, ``{list: FIELD}``, ``{record: {NAME: FIELD}}``,
+``{map: FIELD, keys: FIELD}``; any field may add ``optional: true`` and
+``description``. Every record has an ``id`` and may have ``name``, ``text``
+(the printed text), ``rule`` (rule ids it encodes) and ``assumed`` (true or a
+note: the value is authored, not printed in the rulebook).
+"""
+from __future__ import annotations
+
+import re
+
+from ..diagnostics import did_you_mean
+
+ID_PATTERN = r"^[a-z][a-z0-9_]*$"
+COMMON_FIELDS = {
+    "id": {"type": "string", "pattern": ID_PATTERN},
+    "name": {"type": "string"},
+    "text": {"type": "string"},
+    "rule": {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]},
+    "assumed": {"anyOf": [{"type": "boolean"}, {"type": "string"}]},
+}
+_SCALARS = {"int": "integer", "string": "string", "bool": "boolean",
+            "effect": "string", "condition": "string", "expr": "string"}
+
+
+def field_schema(spec: dict) -> dict:
+    """JSON Schema for one declared field."""
+    if "record" in spec:
+        return record_schema(spec["record"], common=False)
+    if "list" in spec:
+        return {"type": "array", "items": field_schema(spec["list"])}
+    if "map" in spec:
+        schema = {"type": "object", "additionalProperties": field_schema(spec["map"])}
+        keys = spec.get("keys", {})
+        if "enum" in keys:
+            schema["propertyNames"] = {"enum": keys["enum"]}
+        return schema
+    if "enum" in spec:
+        return {"enum": spec["enum"]}
+    if "ref" in spec:
+        return {"type": "string", "pattern": ID_PATTERN}
+    schema = {"type": _SCALARS[spec["type"]]}
+    if spec["type"] == "int":
+        for key, word in (("min", "minimum"), ("max", "maximum")):
+            if key in spec:
+                schema[word] = spec[key]
+    return schema
+
+
+def record_schema(fields: dict, common: bool = True) -> dict:
+    properties = dict(COMMON_FIELDS) if common else {}
+    required = ["id"] if common else []
+    for name, spec in fields.items():
+        properties[name] = field_schema(spec)
+        if not spec.get("optional"):
+            required.append(name)
+    return {"type": "object", "properties": properties, "required": required,
+            "additionalProperties": False}
+
+
+def data_schema(table_specs: dict) -> dict:
+    """The schema of a data file: any of the declared tables, as lists of records."""
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "properties": {name: {"type": "array", "items": record_schema(spec.get("fields", {}))}
+                       for name, spec in table_specs.items()},
+        "additionalProperties": False,
+    }
+
+
+def field_names(fields: dict) -> set:
+    names = set(fields) | set(COMMON_FIELDS)
+    for spec in fields.values():
+        while "list" in spec or "map" in spec:
+            spec = spec.get("list") or spec.get("map")
+        if "record" in spec:
+            names |= field_names(spec["record"])
+    return names
+
+
+# ---------------------------------------------------------------- loading
+
+def load_records(rules, components, sources, counts, problems) -> None:
+    """Check data files against their tables, then ids, references and counts."""
+    from .schema_check import check_schema
+    schema = data_schema(rules.table_specs)
+    rules.record_origin = {}
+    for name in rules.table_specs:
+        rules.tables[name] = []
+    for src in sources:
+        if src is None:
+            continue
+        if src.data is None:
+            continue
+        diags = check_schema(src.data, schema, src.locator)
+        problems.extend(diags)
+        if diags:
+            continue
+        for table, records in src.data.items():
+            for i, record in enumerate(records):
+                _add_record(rules, table, record, src, (table, i), problems)
+    _check_references(rules, problems)
+    _check_counts(rules, components, problems)
+
+
+def _add_record(rules, table, record, src, path, problems) -> None:
+    rid = record["id"]
+    if rid in rules.entities:
+        first = rules.record_origin[rid]
+        problems.add("duplicate-id", f"id '{rid}' is used twice (first at {first[0].path}:"
+                     f"{first[0].locator.at(first[1])[0]})", src, path + ("id",))
+        return
+    if rid in rules.names:
+        problems.add("duplicate-id", f"id '{rid}' is already a declared name", src, path + ("id",))
+        return
+    rules.entities[rid] = dict(record, table=table)
+    rules.record_origin[rid] = (src, path)
+    rules.tables[table].append(rid)
+    rules.names[rid] = ("const", rid)
+
+
+def _check_references(rules, problems) -> None:
+    for rid, (src, path) in rules.record_origin.items():
+        table = rules.entities[rid]["table"]
+        fields = rules.table_specs[table].get("fields", {})
+        _check_value(rules, rules.entities[rid], {"record": fields}, src, path, problems)
+    for table in rules.table_specs:
+        if table in rules.names:
+            continue
+        rules.names[table] = ("const", rules.tables[table])
+
+
+def _check_value(rules, value, spec, src, path, problems) -> None:
+    if "ref" in spec:
+        ids = rules.tables.get(spec["ref"], [])
+        if value not in ids:
+            problems.add("dangling-reference", f"'{value}' is not an id in table '{spec['ref']}'",
+                         src, path, hint=did_you_mean(value, ids))
+    elif "record" in spec and isinstance(value, dict):
+        for name, sub in spec["record"].items():
+            if name in value:
+                _check_value(rules, value[name], sub, src, path + (name,), problems)
+    elif "list" in spec and isinstance(value, list):
+        for i, item in enumerate(value):
+            _check_value(rules, item, spec["list"], src, path + (i,), problems)
+    elif "map" in spec and isinstance(value, dict):
+        keys = spec.get("keys", {})
+        for key, item in value.items():
+            if "ref" in keys and key not in rules.tables.get(keys["ref"], []):
+                problems.add("dangling-reference",
+                             f"'{key}' is not an id in table '{keys['ref']}'", src, path + (key,),
+                             key=True, hint=did_you_mean(key, rules.tables.get(keys["ref"], [])))
+            _check_value(rules, item, spec["map"], src, path + (key,), problems)
+
+
+def _check_counts(rules, components, problems) -> None:
+    for table, spec in rules.table_specs.items():
+        want = spec.get("count")
+        have = len(rules.tables[table])
+        if want is not None and want != have:
+            problems.add("count-mismatch", f"table '{table}' should have {want} records, has {have}",
+                         components, ("tables", table, "count"))
+
+
+# ---------------------------------------------------------------- compiling
+
+def compile_fields(rules, sources, compiler) -> None:
+    """Compile effect and condition fields; records then hold references to them."""
+    for rid, (src, path) in rules.record_origin.items():
+        record = rules.entities[rid]
+        fields = rules.table_specs[record["table"]].get("fields", {})
+        _compile_value(rules, record, fields, rid, src, path, compiler)
+
+
+def _compile_value(rules, container, fields, key_prefix, src, path, compiler) -> None:
+    for name, spec in fields.items():
+        if name not in container:
+            continue
+        value = container[name]
+        key = f"{key_prefix}.{name}"
+        kind = spec.get("type")
+        if kind == "effect":
+            tree = compiler.parse(value, src, path + (name,), params=("this",))
+            rules.effects[key] = tree
+            container[name] = {"effect": key}
+        elif kind in ("condition", "expr"):
+            tree = compiler.parse(value, src, path + (name,), expression=True, params=("this",))
+            rules.expressions[key] = tree
+            container[name] = {"expr": key}
+        elif "record" in spec and isinstance(value, dict):
+            value = container[name] = dict(value)
+            _compile_value(rules, value, spec["record"], key, src, path + (name,), compiler)
+        elif "map" in spec and isinstance(value, dict) and "record" in spec["map"]:
+            value = container[name] = {k: dict(v) for k, v in value.items()}
+            for k, item in value.items():
+                _compile_value(rules, item, spec["map"]["record"], f"{key}.{k}", src,
+                               path + (name, k), compiler)
+
+
+def is_id(text: str) -> bool:
+    return bool(re.match(ID_PATTERN, text))

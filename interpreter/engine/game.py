@@ -1,0 +1,292 @@
+"""The public face of a game in progress: decisions in, views and scores out.
+
+    game = Game.new(load_ruleset("lairs"), players=3, seed=7)
+    while not game.over:
+        d = game.pending()[0]                 # who decides, and the options
+        game.apply(d.player, 0)               # by index, or by label
+    game.result                               # scores, winners
+
+The whole state is ``game.state``: plain JSON-able data. ``Game.load``
+rebuilds a game from it; ``replay`` re-runs a recorded history.
+"""
+from __future__ import annotations
+
+import copy
+import json
+from dataclasses import dataclass
+
+from .. import mechanics
+from ..mechanics.counters import Counters
+from ..mechanics import grids
+from . import machine, statements  # noqa: F401  (statements fills the machine's table)
+from .evaluate import Ctx, evaluate
+from .rng import seed_state
+from .values import RuleError
+
+FORMAT = 1
+
+
+class IllegalAction(Exception):
+    """An action the rules do not allow now; the state is unchanged."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A choice one player must make: options have stable indices and labels."""
+    player: int
+    prompt: str
+    options: tuple
+
+    def to_dict(self) -> dict:
+        return {"player": self.player, "prompt": self.prompt, "options": list(self.options)}
+
+
+class Game:
+    """A game of a loaded ruleset; all of its state is ``self.state``."""
+
+    def __init__(self, rules, state: dict):
+        self.rules = rules
+        self.state = state
+        self.thread = None
+        self.counters = Counters(self)
+        self.verbs = mechanics.VERBS
+        self.mechanics = mechanics
+        self.functions = dict(mechanics.FUNCTIONS)
+        for name, (params, tree) in rules.functions.items():
+            self.functions[name] = _user_function(params, tree)
+
+    # ------------------------------------------------------------- creating
+    @classmethod
+    def new(cls, rules, players: int | None = None, seed: int = 0, options: dict | None = None) -> "Game":
+        """Set up a new game and run it to its first decision."""
+        count = players if players is not None else rules.players.get("default", rules.players["min"])
+        if not rules.players["min"] <= count <= rules.players["max"]:
+            raise ValueError(f"{rules.title} is for {rules.players['min']} to "
+                             f"{rules.players['max']} players, not {count}")
+        state = {
+            "format": FORMAT, "game": rules.id, "expansions": list(rules.expansions),
+            "fingerprint": rules.fingerprint, "seed": seed,
+            "options": resolve_options(rules, options or {}, count),
+            "rng": seed_state(seed),
+            "players": [_new_player(rules) for _ in range(count)],
+            "vars": copy.deepcopy(rules.vars),
+            "zones": {name: _new_zone(spec, rules) for name, spec in rules.zones.items()
+                      if not spec.get("per_player")},
+            "grids": {name: grids.new_data() for name, spec in rules.grids.items()
+                      if not spec.get("per_player")},
+            "flow": {"main": machine.new_thread([], {"self": None}), "threads": [], "snapshot": None},
+            "log": [], "history": [], "result": None,
+        }
+        game = cls(rules, state)
+        machine.push(game, state["flow"]["main"], rules.start)
+        machine.run(game)
+        return game
+
+    @classmethod
+    def load(cls, rules, state: dict) -> "Game":
+        """A game from a saved state (checked against the ruleset it was made with)."""
+        if state.get("game") != rules.id:
+            raise ValueError(f"this state is a game of '{state.get('game')}', not '{rules.id}'")
+        if state.get("fingerprint") != rules.fingerprint:
+            raise ValueError("this state was saved with a different version of the ruleset")
+        return cls(rules, state)
+
+    def to_json(self) -> str:
+        return json.dumps(self.state, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+    @classmethod
+    def from_json(cls, rules, text: str) -> "Game":
+        return cls.load(rules, json.loads(text))
+
+    def clone(self) -> "Game":
+        return Game(self.rules, json.loads(json.dumps(self.state)))
+
+    # ------------------------------------------------------------- deciding
+    @property
+    def over(self) -> bool:
+        return self.state["result"] is not None
+
+    @property
+    def result(self) -> dict | None:
+        """``{"scores": [...], "winners": [seats], "ranks": [...]}`` once the game is over."""
+        return self.state["result"]
+
+    def _threads(self):
+        flow = self.state["flow"]
+        return flow["threads"] or [flow["main"]]
+
+    def pending(self) -> list[Decision]:
+        """Every decision waiting for an answer (several during simultaneous play)."""
+        out = []
+        for th in self._threads():
+            p = th["pending"]
+            if p is not None:
+                out.append(Decision(p["player"], p["prompt"], tuple(p["labels"])))
+        return out
+
+    def decision_for(self, player: int) -> Decision | None:
+        for d in self.pending():
+            if d.player == player:
+                return d
+        return None
+
+    def legal_actions(self, player: int) -> list[int]:
+        d = self.decision_for(player)
+        return list(range(len(d.options))) if d else []
+
+    def apply(self, player: int, choice) -> None:
+        """Answer ``player``'s pending decision with an option index or label.
+
+        Raises IllegalAction (with the reason) and leaves the state untouched
+        if the player has nothing to decide or the option does not exist.
+        """
+        th = self._waiting_thread(player)
+        labels = th["pending"]["labels"]
+        index = self._index(choice, labels)
+        self.state["history"].append([player, index])
+        self.thread = th
+        self.log(f"P{player + 1} chose: {labels[index]}", private=True)
+        machine.answer(self, th, index)
+        machine.run(self)
+
+    def _waiting_thread(self, player: int) -> dict:
+        if self.over:
+            raise IllegalAction("the game is over")
+        for th in self._threads():
+            if th["pending"] is not None and th["pending"]["player"] == player:
+                return th
+        waiting = sorted({d.player + 1 for d in self.pending()})
+        raise IllegalAction(f"P{player + 1} has no decision to make now "
+                            f"(waiting for {', '.join(f'P{p}' for p in waiting) or 'nobody'})")
+
+    @staticmethod
+    def _index(choice, labels) -> int:
+        if isinstance(choice, bool):
+            raise IllegalAction("an option is chosen by its number or its label")
+        if isinstance(choice, int):
+            if 0 <= choice < len(labels):
+                return choice
+            raise IllegalAction(f"option {choice} does not exist (there are {len(labels)}: 0..{len(labels) - 1})")
+        if isinstance(choice, str):
+            if choice in labels:
+                return labels.index(choice)
+            folded = [label.casefold() for label in labels]
+            if choice.casefold() in folded:
+                return folded.index(choice.casefold())
+            raise IllegalAction(f"no option is labelled {choice!r}")
+        raise IllegalAction(f"cannot choose {choice!r}")
+
+    # ------------------------------------------------------------- used by the machine
+    def log(self, text: str, private: bool = False) -> None:
+        """Add a log line; lines from simultaneous play, or private ones, go to the actor only."""
+        th = self.thread
+        to = None
+        if th is not None:
+            me = th["envs"][0].get("self") if th["envs"] else None
+            in_round = th is not self.state["flow"]["main"]
+            if (in_round or private) and me is not None:
+                to = [me["player"]]
+        self.state["log"].append({"text": text, "to": to})
+
+    def set_player_value(self, i: int, name: str, value) -> None:
+        data = self.state["players"][i]
+        if name in data["counters"]:
+            if type(value) is not int:
+                raise RuleError(f"counter '{name}' must hold a whole number")
+            data["counters"][name] = value
+        elif name in data["vars"]:
+            data["vars"][name] = value
+        else:
+            raise RuleError(f"players have no variable '{name}'")
+
+    def finish(self) -> None:
+        """The start program has ended: score the game."""
+        scores = [p["counters"][self.rules.score] for p in self.state["players"]]
+        best = max(scores)
+        winners = [i for i, s in enumerate(scores) if s == best]
+        ranks = [1 + sum(1 for other in scores if other > s) for s in scores]
+        self.state["result"] = {"scores": scores, "winners": winners, "ranks": ranks}
+        self.thread = None
+        names = ", ".join(f"P{i + 1}" for i in winners)
+        self.log(f"game over: {'tie between ' if len(winners) > 1 else 'winner '}{names}")
+
+    def evaluate(self, text_or_tree, player: int | None = None, env: dict | None = None):
+        """Evaluate an expression (text or tree) against the current state."""
+        from ..dsl.parser import parse_expression
+        tree = parse_expression(text_or_tree) if isinstance(text_or_tree, str) else text_or_tree
+        scope = dict(env or {})
+        scope.setdefault("self", None if player is None else {"player": player})
+        return evaluate(tree, Ctx(self, scope))
+
+
+def _user_function(params, tree):
+    def call(ctx, args):
+        if len(args) != len(params):
+            raise RuleError(f"expected {len(params)} values, got {len(args)}")
+        env = dict(zip(params, args))
+        env["self"] = ctx.env.get("self")
+        return evaluate(tree, Ctx(ctx.game, env))
+    return call
+
+
+def _new_player(rules) -> dict:
+    return {
+        "counters": {name: spec.get("start", 0) for name, spec in rules.counters.items()},
+        "earned": {},
+        "vars": {name: copy.deepcopy(spec.get("default") if isinstance(spec, dict) else spec)
+                 for name, spec in rules.player_vars.items()},
+        "zones": {name: _new_zone(spec, rules) for name, spec in rules.zones.items()
+                  if spec.get("per_player")},
+        "grids": {name: grids.new_data() for name, spec in rules.grids.items() if spec.get("per_player")},
+    }
+
+
+def _new_zone(spec: dict, rules):
+    """An empty zone, a numbered group of them, or one holding a whole table (``from``)."""
+    count = spec.get("count")
+    if count:
+        return [[] for _ in range(count)]
+    return list(rules.tables[spec["from"]]) if "from" in spec else []
+
+
+def resolve_options(rules, given: dict, players: int) -> dict:
+    """Fill defaults and check every option against its declaration."""
+    out = {}
+    for name in given:
+        if name not in rules.options:
+            from ..diagnostics import did_you_mean
+            hint = did_you_mean(name, list(rules.options))
+            raise ValueError(f"'{rules.id}' has no option '{name}'" + (f" ({hint})" if hint else ""))
+    for name, spec in rules.options.items():
+        value = given.get(name, spec.get("default"))
+        out[name] = _check_option(rules, name, spec, value, players)
+    return out
+
+
+def _check_option(rules, name, spec, value, players):
+    kind = spec.get("type", "choice")
+    if kind == "bool":
+        if isinstance(value, str):
+            value = {"true": True, "false": False, "yes": True, "no": False}.get(value.lower(), value)
+        if not isinstance(value, bool):
+            raise ValueError(f"option '{name}' is true or false, not {value!r}")
+    elif kind == "choice":
+        allowed = spec.get("values") or rules.tables.get(spec.get("table"), [])
+        if value not in allowed:
+            raise ValueError(f"option '{name}' must be one of {', '.join(map(str, allowed))}, not {value!r}")
+    elif kind in ("seats", "subset"):
+        if isinstance(value, str):
+            value = [v for v in value.split(",") if v]
+        allowed = (list(range(1, players + 1)) if kind == "seats"
+                   else spec.get("values") or rules.tables.get(spec.get("table"), []))
+        if kind == "seats":
+            try:
+                value = [int(v) for v in value]
+            except (TypeError, ValueError):
+                raise ValueError(f"option '{name}' lists seat numbers, not {value!r}") from None
+        bad = [v for v in value if v not in allowed]
+        if bad:
+            raise ValueError(f"option '{name}': {', '.join(map(str, bad))} not among "
+                             f"{', '.join(map(str, allowed))}")
+        value = sorted(set(value), key=allowed.index)
+    return value

@@ -1,0 +1,322 @@
+"""The stack machine that runs the effect language over a plain-data state.
+
+Where the game stands is data: ``state["flow"]`` holds a main thread and,
+during a ``simultaneously`` block, one thread per player. A thread is a stack
+of frames ``{"n": node id, ...}`` plus a stack of local environments. A
+decision is a frame that stops its thread until answered, so saving,
+loading and cloning a game mid-effect is just copying the state.
+
+Each statement kind has one executor in ``EXECUTE``; simple statements run
+inline, compound ones push frames. Executors return ``WAIT`` to pause.
+"""
+from __future__ import annotations
+
+import copy
+
+from ..dsl import ast
+from .evaluate import Ctx, evaluate
+from .values import RuleError, describe, seat
+
+WAIT = "wait"
+
+
+def new_thread(frames: list, env: dict) -> dict:
+    return {"frames": frames, "envs": [env], "pending": None}
+
+
+def push(game, th: dict, node, **extra) -> None:
+    frame = {"n": game.rules.node_id[id(node)]}
+    if extra:
+        frame.update(extra)
+    th["frames"].append(frame)
+
+
+# ---------------------------------------------------------------- running
+
+def run(game) -> None:
+    """Advance every thread until each waits on a decision or the game ends."""
+    flow = game.state["flow"]
+    main = flow["main"]
+    while True:
+        threads = flow["threads"]
+        if threads:
+            for th in threads:
+                if th["frames"] and th["pending"] is None:
+                    _run_thread(game, th)
+            if any(th["frames"] for th in threads):
+                return
+            _join(game)
+            continue
+        if main["pending"] is not None:
+            return
+        if not main["frames"]:
+            game.finish()
+            return
+        _run_thread(game, main)
+        if main["pending"] is not None:
+            return
+
+
+def _run_thread(game, th: dict) -> None:
+    game.thread = th
+    frames = th["frames"]
+    nodes = game.rules.nodes
+    try:
+        while frames:
+            frame = frames[-1]
+            node = nodes[frame["n"]]
+            if EXECUTE[node.__class__](game, th, frame, node) is WAIT:
+                return
+    except RuleError as exc:
+        raise _located(game, exc, frames) from None
+
+
+def _located(game, exc: RuleError, frames) -> RuleError:
+    """Say where in the content a run-time rule error happened."""
+    if getattr(exc, "located", False) or not frames:
+        return exc
+    node = game.rules.nodes[frames[-1]["n"]]
+    where = game.rules.where(node)
+    err = RuleError(f"{where}: {exc}" if where else str(exc))
+    err.located = True
+    return err
+
+
+def _join(game) -> None:
+    """All simultaneous threads are done: reveal, and resume the main thread."""
+    flow = game.state["flow"]
+    flow["threads"] = []
+    flow["snapshot"] = None
+    flow["main"]["frames"].pop()
+    game.log("all players have chosen")
+
+
+def ctx_of(game, th) -> Ctx:
+    return Ctx(game, th["envs"][-1])
+
+
+# ---------------------------------------------------------------- blocks
+
+def _block(game, th, frame, node):
+    body = node.body
+    i = frame.get("i", 0)
+    while i < len(body):
+        stmt = body[i]
+        i += 1
+        simple = SIMPLE.get(stmt.__class__)
+        if simple is not None and not (stmt.__class__ is ast.Call and stmt.verb == "do"):
+            try:
+                simple(game, ctx_of(game, th), stmt)
+            except RuleError as exc:
+                if getattr(exc, "located", False):
+                    raise
+                where = game.rules.where(stmt)
+                err = RuleError(f"{where}: {exc}" if where else str(exc))
+                err.located = True
+                raise err from None
+            continue
+        frame["i"] = i
+        if stmt.__class__ is ast.Break:
+            return _break(game, th)
+        push(game, th, stmt)
+        return None
+    th["frames"].pop()
+    if frame.get("call"):
+        th["envs"].pop()
+    return None
+
+
+def _break(game, th):
+    frames = th["frames"]
+    nodes = game.rules.nodes
+    while frames:
+        frame = frames.pop()
+        if frame.get("call"):
+            raise RuleError("'break' outside a loop")
+        if nodes[frame["n"]].__class__ in (ast.ForEach, ast.While):
+            return None
+    raise RuleError("'break' outside a loop")
+
+
+def _if(game, th, frame, node):
+    ctx = ctx_of(game, th)
+    th["frames"].pop()
+    for cond, body in node.branches:
+        if evaluate(cond, ctx):
+            push(game, th, body)
+            return None
+    if node.orelse is not None:
+        push(game, th, node.orelse)
+    return None
+
+
+def _for_each(game, th, frame, node):
+    items = frame.get("items")
+    if items is None:
+        value = evaluate(node.iterable, ctx_of(game, th))
+        if type(value) is not list:
+            raise RuleError(f"'for each' needs a list, got {describe(value)}")
+        items = frame["items"] = list(value)
+        frame["i"] = 0
+    i = frame["i"]
+    if i >= len(items):
+        th["frames"].pop()
+        return None
+    frame["i"] = i + 1
+    th["envs"][-1][node.var] = items[i]
+    push(game, th, node.body)
+    return None
+
+
+def _while(game, th, frame, node):
+    if evaluate(node.cond, ctx_of(game, th)):
+        push(game, th, node.body)
+    else:
+        th["frames"].pop()
+    return None
+
+
+def _as(game, th, frame, node):
+    env = th["envs"][-1]
+    if "saved" not in frame:
+        who = evaluate(node.who, ctx_of(game, th))
+        seat(who)
+        frame["saved"] = env.get("self")
+        env["self"] = who
+        push(game, th, node.body)
+        return None
+    env["self"] = frame["saved"]
+    th["frames"].pop()
+    return None
+
+
+def _simultaneously(game, th, frame, node):
+    flow = game.state["flow"]
+    if th is not flow["main"]:
+        raise RuleError("'simultaneously' cannot be nested")
+    env = th["envs"][-1]
+    items = evaluate(node.iterable, Ctx(game, env))
+    flow["snapshot"] = copy.deepcopy(game.state["players"])
+    threads = []
+    for item in items:
+        seat(item)
+        t_env = dict(env)
+        t_env[node.var] = item
+        t_env["self"] = item
+        t = new_thread([], t_env)
+        push(game, t, node.body)
+        threads.append(t)
+    flow["threads"] = threads
+    return WAIT
+
+
+# ---------------------------------------------------------------- decisions
+
+def _decide(game, th, frame, options, labels, prompt, who):
+    """Pause ``th`` on a decision, or take it at once when there is no real choice."""
+    if len(options) == 1:
+        frame["answer"] = 0
+        game.log(f"{describe(who)}: {labels[0]} (only option)", private=True)
+        return None
+    frame["opts"] = options
+    th["pending"] = {"player": seat(who), "prompt": prompt, "labels": labels}
+    return WAIT
+
+
+def _choose_one(game, th, frame, node):
+    if "answer" not in frame:
+        ctx = ctx_of(game, th)
+        labels = [game.rules.explain(alt) for alt in node.alternatives]
+        if _decide(game, th, frame, list(range(len(labels))), labels, "choose one",
+                   ctx.env.get("self")) is WAIT:
+            return WAIT
+    th["frames"].pop()
+    push(game, th, node.alternatives[frame["answer"]])
+    return None
+
+
+def _choose_in(game, th, frame, node):
+    if "answer" not in frame:
+        ctx = ctx_of(game, th)
+        env = ctx.env
+        values = evaluate(node.iterable, ctx)
+        if type(values) is not list:
+            raise RuleError(f"'choose' needs a list, got {describe(values)}")
+        options, labels = [], []
+        for value in values:
+            env[node.var] = value
+            if node.cond is None or evaluate(node.cond, ctx):
+                options.append(value)
+                labels.append(describe(evaluate(node.label, ctx)) if node.label else describe(value))
+        if node.otherwise is not None:
+            options.append(None)
+            labels.append(node.otherwise_label or "none of these")
+        if not options:
+            th["frames"].pop()                 # nothing to choose from: nothing happens
+            return None
+        if _decide(game, th, frame, options, labels, f"choose {node.var}", env.get("self")) is WAIT:
+            return WAIT
+        frame.setdefault("opts", options)
+    answer = frame["answer"]
+    chosen = frame["opts"][answer]
+    th["frames"].pop()
+    if node.otherwise is not None and answer == len(frame["opts"]) - 1:
+        push(game, th, node.otherwise)
+        return None
+    th["envs"][-1][node.var] = chosen
+    push(game, th, node.body)
+    return None
+
+
+def answer(game, th: dict, index: int) -> None:
+    """Record the answer to ``th``'s pending decision (already validated)."""
+    th["frames"][-1]["answer"] = index
+    th["pending"] = None
+
+
+# ---------------------------------------------------------------- procedure calls
+
+def _do(game, th, frame, node):
+    """``do proc(args)`` or ``do <effect> [with {bindings}]``: run another program."""
+    th["frames"].pop()
+    ctx = ctx_of(game, th)
+    caller = th["envs"][-1]
+    env = {"self": caller.get("self")}
+    target = node.arg
+    if target.__class__ is ast.Function and target.name in game.rules.procedures:
+        params, root = game.rules.procedures[target.name]
+        args = [evaluate(a, ctx) for a in target.args]
+        if len(args) != len(params):
+            raise RuleError(f"'{target.name}' takes {len(params)} values, got {len(args)}")
+        env.update(zip(params, args))
+    else:
+        effect = evaluate(target, ctx)
+        if type(effect) is not dict or "effect" not in effect:
+            raise RuleError(f"'do' needs a procedure or an effect, got {describe(effect)}")
+        root = game.rules.effects[effect["effect"]]
+        env["this"] = effect["effect"].split(".", 1)[0]
+    for keyword, expr in node.keywords:
+        if keyword == "with":
+            bindings = evaluate(expr, ctx)
+            if type(bindings) is not dict:
+                raise RuleError("'with' needs a record of names")
+            env.update(bindings)
+    th["envs"].append(env)
+    push(game, th, root, call=True)
+    return None
+
+
+# Filled by interpreter.engine.statements (simple statements: gain, spend,
+# assignments, verbs) so this module stays about control flow.
+SIMPLE: dict = {}
+
+EXECUTE = {
+    ast.Block: _block,
+    ast.If: _if,
+    ast.ForEach: _for_each,
+    ast.While: _while,
+    ast.As: _as,
+    ast.Simultaneously: _simultaneously,
+    ast.ChooseOne: _choose_one,
+    ast.ChooseIn: _choose_in,
+}

@@ -1,0 +1,131 @@
+"""Simple statements: resources, assignments and mechanic verbs.
+
+These run inline (no frame of their own); the mechanics table supplies the
+verbs, this module the statements the grammar knows by name.
+"""
+from __future__ import annotations
+
+from ..dsl import ast
+from . import machine
+from .evaluate import Ctx, evaluate
+from .values import RuleError, describe, seat
+
+
+def _who(node, ctx: Ctx) -> int:
+    if node.who is None:
+        return ctx.me
+    return seat(evaluate(node.who, ctx))
+
+
+def _amounts(node, ctx: Ctx):
+    for amount in node.amounts:
+        count = evaluate(amount.count, ctx)
+        if type(count) is not int:
+            raise RuleError(f"'{amount.name}' needs a whole number, got {describe(count)}")
+        if count < 0:
+            raise RuleError(f"cannot move a negative amount ({count}) of '{amount.name}'")
+        yield amount.name, count
+
+
+def gain(game, ctx: Ctx, node) -> None:
+    i = _who(node, ctx)
+    for name, count in _amounts(node, ctx):
+        game.counters.gain(i, name, count)
+
+
+def spend(game, ctx: Ctx, node) -> None:
+    i = _who(node, ctx)
+    for name, count in _amounts(node, ctx):
+        game.counters.spend(i, name, count)
+
+
+def lose(game, ctx: Ctx, node) -> None:
+    i = _who(node, ctx)
+    for name, count in _amounts(node, ctx):
+        game.counters.lose(i, name, count)
+
+
+def _own(value):
+    """Stored values never alias the state's own lists (replays must not depend on it)."""
+    if type(value) is list:
+        return list(value)
+    return value
+
+
+def assign(game, ctx: Ctx, node) -> None:
+    _store(game, ctx, node.target, _own(evaluate(node.value, ctx)))
+
+
+def augassign(game, ctx: Ctx, node) -> None:
+    current = _load(game, ctx, node.target)
+    delta = evaluate(node.value, ctx)
+    if node.op == "+=":
+        if type(current) is list:
+            value = current + (delta if type(delta) is list else [delta])
+        else:
+            value = _int(current) + _int(delta)
+    else:
+        value = _int(current) - _int(delta)
+    _store(game, ctx, node.target, value)
+
+
+def _int(value):
+    if type(value) is not int:
+        raise RuleError(f"expected a number, got {describe(value)}")
+    return value
+
+
+def _load(game, ctx, target):
+    from .evaluate import attribute, lookup
+    value = lookup(target[0], ctx)
+    for name in target[1:]:
+        value = attribute(value, name, ctx)
+    return value
+
+
+def _store(game, ctx: Ctx, target: tuple, value) -> None:
+    """``x = v`` sets a local (or a declared game variable); ``p.x = v`` a player's."""
+    state = game.state
+    if len(target) == 1:
+        name = target[0]
+        if name in ctx.env or game.rules.names.get(name, ("", None))[0] != "var":
+            ctx.env[name] = value
+        else:
+            state["vars"][name] = value
+        return
+    from .evaluate import attribute, lookup
+    owner = lookup(target[0], ctx)
+    for name in target[1:-1]:
+        owner = attribute(owner, name, ctx)
+    field = target[-1]
+    if type(owner) is dict and "player" in owner and len(owner) == 1:
+        game.set_player_value(owner["player"], field, value)
+    else:
+        raise RuleError(f"cannot set '{field}' of {describe(owner)}")
+
+
+def call(game, ctx: Ctx, node) -> None:
+    verb = game.verbs[node.verb]
+    arg = evaluate(node.arg, ctx) if node.arg is not None else None
+    keywords = {k: evaluate(v, ctx) for k, v in node.keywords}
+    verb.run(ctx, arg, keywords)
+
+
+def _frame_call(game, th, frame, node):
+    if node.verb == "do":
+        return machine._do(game, th, frame, node)
+    th["frames"].pop()
+    call(game, machine.ctx_of(game, th), node)
+    return None
+
+
+machine.SIMPLE.update({
+    ast.Gain: gain,
+    ast.Spend: spend,
+    ast.Lose: lose,
+    ast.Assign: assign,
+    ast.AugAssign: augassign,
+    ast.Call: call,
+    ast.Pass: lambda game, ctx, node: None,
+})
+machine.EXECUTE[ast.Call] = _frame_call

@@ -1,0 +1,62 @@
+"""How effect-language values look inside the (JSON-able) game state.
+
+Numbers, strings, booleans, none, lists and records are themselves. Things in
+the game are small records, so they survive a JSON round trip unchanged:
+
+  a player   {"player": 2}
+  a grid     {"grid": "lair", "of": 2}
+  a room     {"grid": "lair", "of": 2, "r": 3, "c": 4}
+  a side     {"grid": "lair", "of": 2, "r": 3, "c": 4, "side": "e"}
+  an effect  {"effect": "<program key>"}
+
+Content records (cards, boards, ...) are referred to by their id string.
+"""
+from __future__ import annotations
+
+
+class RuleError(Exception):
+    """Content asked for something impossible at run time (a content bug)."""
+
+
+def player(i: int) -> dict:
+    return {"player": i}
+
+
+def is_player(value) -> bool:
+    return type(value) is dict and "player" in value
+
+
+def seat(value) -> int:
+    """The seat index of a player value."""
+    if type(value) is dict and "player" in value:
+        return value["player"]
+    raise RuleError(f"expected a player, got {describe(value)}")
+
+
+def describe(value) -> str:
+    """A short readable label for any value (option labels, log lines)."""
+    if type(value) is dict:
+        if "player" in value:
+            return f"P{value['player'] + 1}"
+        if "side" in value:
+            return f"{room_name(value)} {SIDE_WORDS[value['side']]} side"
+        if "r" in value:
+            return room_name(value)
+        if "effect" in value:
+            return value["effect"]
+        return "{" + ", ".join(f"{k}: {describe(v)}" for k, v in value.items()) + "}"
+    if type(value) is list:
+        return "[" + ", ".join(describe(v) for v in value) + "]"
+    if value is None:
+        return "none"
+    if value is True or value is False:
+        return "true" if value else "false"
+    return str(value)
+
+
+SIDE_WORDS = {"n": "north", "e": "east", "s": "south", "w": "west"}
+
+
+def room_name(room: dict) -> str:
+    """Rooms read like a chess board: column letter, row number (C5 = row 5, column 3)."""
+    return f"{'ABCDEFGHIJKLMNOPQRSTUVWXYZ'[room['c'] - 1]}{room['r']}"

@@ -1,0 +1,81 @@
+"""The mechanics table: every verb and function the effect language knows.
+
+Mechanics are generic (zones of cards, counters, grids with walls); a
+ruleset composes them by name. This table is the contents page: each entry
+names the Python function and, for verbs, the words it takes, so the
+checker can reject a misspelled verb or keyword at load time.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import core, grids, zones
+
+
+@dataclass(frozen=True)
+class Verb:
+    """A statement verb: ``NAME [arg] [keyword expr]...``."""
+    run: object
+    arg: bool = True               # takes a first value
+    keywords: tuple = ()           # allowed keywords ("to", "from", ...)
+    required: tuple = ()           # keywords that must be given
+    summary: str = ""
+
+
+VERBS = {
+    # zones of cards
+    "shuffle": Verb(zones.shuffle, summary="shuffle ZONE"),
+    "move": Verb(zones.move, keywords=("from", "to"), required=("from", "to"),
+                 summary="move N|ID from ZONE to ZONE"),
+    "split": Verb(zones.split, keywords=("into",), required=("into",),
+                  summary="split ZONE into GROUP"),
+    # grids
+    "put": Verb(grids.put, keywords=("at",), required=("at",), summary="put ITEM at ROOM"),
+    "wall": Verb(grids.wall, summary="wall SIDE"),
+    # running other programs (handled by the machine itself)
+    "do": Verb(None, keywords=("with",), summary="do PROCEDURE(ARGS) | do EFFECT [with RECORD]"),
+}
+
+FUNCTIONS = {
+    # general
+    "count": core.count,
+    "sum": core.total,
+    "max": core.largest,
+    "min": core.smallest,
+    "range": core.inclusive_range,
+    "abs": core.absolute,
+    "first": core.first,
+    "any": core.any_of,
+    "all": core.all_of,
+    "unique": core.unique,
+    "keys": core.keys,
+    "with_most": core.with_most,
+    "with_least": core.with_least,
+    "headroom": core.headroom,
+    "effect": core.effect,
+    "list": core.as_list,
+    "flatten": core.flatten,
+    "text": core.text,
+    "get": core.get,
+    # zones
+    "top": zones.top,
+    # grids
+    "rooms": grids.rooms,
+    "row": grids.row,
+    "column": grids.column,
+    "room": grids.room,
+    "tagged": grids.tagged,
+    "sides": grids.sides,
+    "adjacent": grids.adjacent,
+    "neighbours": grids.neighbours,
+    "reachable": grids.reachable,
+    "walls": grids.walls,
+}
+
+# Functions whose generator form collects values first (count(x for x in ...)).
+GENERATOR_FUNCTIONS = ("count", "sum", "max", "min", "any", "all", "unique", "first", "list", "flatten")
+
+
+def grid_attribute(value, name, ctx):
+    """Attributes of grids, rooms and sides (``room.item``, ``side.walled``)."""
+    return grids.attribute(value, name, ctx)

@@ -1,0 +1,142 @@
+"""General functions of the effect language: counting, comparing, choosing."""
+from __future__ import annotations
+
+from ..engine.values import RuleError, describe
+
+
+def _list(value, fn: str) -> list:
+    if type(value) is not list:
+        raise RuleError(f"{fn}() needs a list, got {describe(value)}")
+    return value
+
+
+def count(ctx, args):
+    """count(LIST) / count(x for x in LIST if COND): how many"""
+    return len(_list(args[0], "count"))
+
+
+def total(ctx, args):
+    """sum(LIST): the total of numbers (0 for an empty list)"""
+    return sum(_list(args[0], "sum"))
+
+
+def largest(ctx, args):
+    """max(LIST) or max(A, B, ...): the largest (none for an empty list)"""
+    values = _list(args[0], "max") if len(args) == 1 else args
+    return max(values) if values else None
+
+
+def smallest(ctx, args):
+    """min(LIST) or min(A, B, ...): the smallest (none for an empty list)"""
+    values = _list(args[0], "min") if len(args) == 1 else args
+    return min(values) if values else None
+
+
+def inclusive_range(ctx, args):
+    """range(A, B): A, A+1, ..., B (both ends included, as rules count)"""
+    a, b = args
+    if type(a) is not int or type(b) is not int:
+        raise RuleError("range() needs whole numbers")
+    return list(range(a, b + 1))
+
+
+def absolute(ctx, args):
+    """abs(N)"""
+    return abs(args[0])
+
+
+def first(ctx, args):
+    """first(LIST): the first item, or none"""
+    items = _list(args[0], "first")
+    return items[0] if items else None
+
+
+def with_most(ctx, args):
+    """with_most(ITEMS, VALUES): the items whose value is the largest"""
+    return _extreme(args, max)
+
+
+def with_least(ctx, args):
+    """with_least(ITEMS, VALUES): the items whose value is the smallest"""
+    return _extreme(args, min)
+
+
+def _extreme(args, pick):
+    items, values = _list(args[0], "with_most"), _list(args[1], "with_most")
+    if len(items) != len(values):
+        raise RuleError("with_most()/with_least() need lists of the same length")
+    if not items:
+        return []
+    best = pick(values)
+    return [item for item, value in zip(items, values) if value == best]
+
+
+def any_of(ctx, args):
+    """any(LIST): true if some item is true"""
+    return any(_list(args[0], "any"))
+
+
+def all_of(ctx, args):
+    """all(LIST): true if every item is true"""
+    return all(_list(args[0], "all"))
+
+
+def unique(ctx, args):
+    """unique(LIST): the items without repeats, in first-seen order"""
+    out = []
+    for item in _list(args[0], "unique"):
+        if item not in out:
+            out.append(item)
+    return out
+
+
+def headroom(ctx, args):
+    """headroom(PLAYER, "counter"): how much more may still be gained (caps)"""
+    room = ctx.game.counters.headroom(args[0]["player"], args[1])
+    return 10 ** 9 if room is None else room
+
+
+def keys(ctx, args):
+    """keys(RECORD): its field names"""
+    if type(args[0]) is not dict:
+        raise RuleError("keys() needs a record")
+    return list(args[0])
+
+
+def effect(ctx, args):
+    """effect(ID, "field"): the effect written in a content record's field"""
+    key = f"{args[0]}.{args[1]}"
+    if key not in ctx.game.rules.effects:
+        raise RuleError(f"'{args[0]}' has no effect '{args[1]}'")
+    return {"effect": key}
+
+
+def as_list(ctx, args):
+    """list(x for x in LIST if COND): the collected items"""
+    return list(_list(args[0], "list"))
+
+
+def flatten(ctx, args):
+    """flatten(LISTS): one list of all their items"""
+    out = []
+    for part in _list(args[0], "flatten"):
+        out.extend(_list(part, "flatten"))
+    return out
+
+
+def text(ctx, args):
+    """text(A, B, ...): the values written out, separated by spaces"""
+    return " ".join(describe(a) for a in args)
+
+
+def get(ctx, args):
+    """get(RECORD, KEY, DEFAULT): a field, or DEFAULT when it is missing"""
+    record, key, default = args
+    if record is None:
+        return default
+    if type(record) is str and record in ctx.game.rules.entities:
+        from ..engine.evaluate import attribute
+        return attribute(record, key, ctx) if key in ctx.game.rules.entities[record] else default
+    if type(record) is not dict:
+        raise RuleError(f"get() needs a record, got {describe(record)}")
+    return record.get(key, default)

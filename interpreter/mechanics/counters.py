@@ -1,0 +1,73 @@
+"""Counters: per-player numbers with a floor, a ceiling and an earning cap.
+
+Declared in a ruleset's components (``counters: {coin: {start: 10, min: 0,
+earn_cap: 40}}``). ``earn_cap`` limits the total ever gained, so spending
+does not make room under it; the part of a gain above a cap or ceiling is
+lost, as the rules of many games say.
+"""
+from __future__ import annotations
+
+from ..engine.values import RuleError
+
+
+class Counters:
+    """Gain, spend and lose on the counters of a game's players."""
+
+    def __init__(self, game):
+        self.game = game
+        self.defs = game.rules.counters
+
+    def _section(self, i: int, name: str) -> dict:
+        counters = self.game.state["players"][i]["counters"]
+        if name not in counters:
+            raise RuleError(f"'{name}' is not a counter")
+        return counters
+
+    def gain(self, i: int, name: str, amount: int) -> int:
+        """Add up to ``amount``; returns what was really added."""
+        counters = self._section(i, name)
+        spec = self.defs[name]
+        cap = spec.get("earn_cap")
+        if cap is not None:
+            earned = self.game.state["players"][i]["earned"]
+            amount = max(0, min(amount, cap - earned.get(name, 0)))
+            earned[name] = earned.get(name, 0) + amount
+        top = spec.get("max")
+        if top is not None:
+            amount = max(0, min(amount, top - counters[name]))
+        counters[name] += amount
+        if amount:
+            self.game.log(f"P{i + 1} gains {amount} {name}")
+        return amount
+
+    def spend(self, i: int, name: str, amount: int) -> None:
+        """Pay ``amount``; refused (a content error) if it would go below the floor."""
+        counters = self._section(i, name)
+        floor = self.defs[name].get("min")
+        if floor is not None and counters[name] - amount < floor:
+            raise RuleError(f"P{i + 1} cannot spend {amount} {name} (has {counters[name]})")
+        counters[name] -= amount
+        if amount:
+            self.game.log(f"P{i + 1} spends {amount} {name}")
+
+    def lose(self, i: int, name: str, amount: int) -> None:
+        """Take away ``amount``, stopping at the floor."""
+        counters = self._section(i, name)
+        floor = self.defs[name].get("min")
+        new = counters[name] - amount
+        if floor is not None:
+            new = max(floor, new)
+        if new != counters[name]:
+            self.game.log(f"P{i + 1} loses {counters[name] - new} {name}")
+        counters[name] = new
+
+    def headroom(self, i: int, name: str) -> int | None:
+        """How much more ``name`` could still be gained (None: no limit)."""
+        spec = self.defs[name]
+        room = []
+        if spec.get("earn_cap") is not None:
+            earned = self.game.state["players"][i]["earned"].get(name, 0)
+            room.append(spec["earn_cap"] - earned)
+        if spec.get("max") is not None:
+            room.append(spec["max"] - self.game.state["players"][i]["counters"][name])
+        return max(0, min(room)) if room else None

@@ -1,0 +1,249 @@
+"""Grids: rooms in rows and columns, one item per room, walls on edges.
+
+A grid is declared in the ruleset's components (rows, columns, tagged rooms
+such as a start square) globally or per player. Walls are undirected edges:
+the east side of (r, c) is the west side of (r, c+1); a wall on the grid's
+boundary is allowed and blocks nothing. Reachability uses networkx.
+"""
+from __future__ import annotations
+
+import networkx as nx
+
+from ..engine.values import RuleError, describe
+
+_STEP = {"n": (-1, 0), "s": (1, 0), "w": (0, -1), "e": (0, 1)}
+
+
+def _data(ctx, grid: dict) -> dict:
+    state = ctx.game.state
+    if grid.get("of") is None:
+        return state["grids"][grid["grid"]]
+    return state["players"][grid["of"]]["grids"][grid["grid"]]
+
+
+def _spec(ctx, grid: dict) -> dict:
+    return ctx.game.rules.grids[grid["grid"]]
+
+
+def _room(grid: dict, r: int, c: int) -> dict:
+    return {"grid": grid["grid"], "of": grid.get("of"), "r": r, "c": c}
+
+
+def _grid_of(value) -> dict:
+    if type(value) is not dict or "grid" not in value:
+        raise RuleError(f"expected a grid or a room, got {describe(value)}")
+    return {"grid": value["grid"], "of": value.get("of")}
+
+
+def _is_room(value) -> bool:
+    return type(value) is dict and "r" in value and "grid" in value
+
+
+def _check_room(value) -> dict:
+    if not _is_room(value) or "side" in value:
+        raise RuleError(f"expected a room, got {describe(value)}")
+    return value
+
+
+def edge_key(r: int, c: int, side: str) -> str:
+    """One name per edge, whichever room it is seen from."""
+    if side == "w":
+        return f"{r},{c - 1},e"
+    if side == "n":
+        return f"{r - 1},{c},s"
+    return f"{r},{c},{side}"
+
+
+def _walled(ctx, side: dict) -> bool:
+    return edge_key(side["r"], side["c"], side["side"]) in _data(ctx, side)["walls"]
+
+
+def _inside(spec, r, c) -> bool:
+    return 1 <= r <= spec["rows"] and 1 <= c <= spec["cols"]
+
+
+def _across(ctx, side: dict):
+    dr, dc = _STEP[side["side"]]
+    r, c = side["r"] + dr, side["c"] + dc
+    return _room(side, r, c) if _inside(_spec(ctx, side), r, c) else None
+
+
+# ---------------------------------------------------------------- attributes
+
+def attribute(grid_value: dict, name: str, ctx):
+    """``room.item``, ``side.walled``, ``grid.rows`` ..."""
+    if "side" in grid_value:
+        return _SIDE_ATTRS[name](ctx, grid_value) if name in _SIDE_ATTRS else _no(grid_value, name)
+    if "r" in grid_value:
+        return _ROOM_ATTRS[name](ctx, grid_value) if name in _ROOM_ATTRS else _no(grid_value, name)
+    if name in ("rows", "cols"):
+        return _spec(ctx, grid_value)[name]
+    if name == "owner":
+        return None if grid_value.get("of") is None else {"player": grid_value["of"]}
+    return _no(grid_value, name)
+
+
+def _no(value, name):
+    raise RuleError(f"{describe(value)} has no '{name}'")
+
+
+def _tags(ctx, room) -> list:
+    spec = _spec(ctx, room)
+    return [tag for tag, cells in spec["tags"].items() if [room["r"], room["c"]] in cells]
+
+
+def _item(ctx, room):
+    return _data(ctx, room)["items"].get(f"{room['r']},{room['c']}")
+
+
+_ROOM_ATTRS = {
+    "row": lambda ctx, room: room["r"],
+    "col": lambda ctx, room: room["c"],
+    "name": lambda ctx, room: describe(room),
+    "item": _item,
+    "empty": lambda ctx, room: _item(ctx, room) is None,
+    "tags": _tags,
+    "owner": lambda ctx, room: None if room.get("of") is None else {"player": room["of"]},
+    "grid": lambda ctx, room: _grid_of(room),
+}
+
+_SIDE_ATTRS = {
+    "name": lambda ctx, side: describe(side),
+    "room": lambda ctx, side: _room(side, side["r"], side["c"]),
+    "side": lambda ctx, side: side["side"],
+    "walled": _walled,
+    "across": _across,
+    "boundary": lambda ctx, side: _across(ctx, side) is None,
+}
+
+
+# ---------------------------------------------------------------- functions
+
+def rooms(ctx, args):
+    """rooms(GRID): every room, row by row"""
+    grid = _grid_of(args[0])
+    spec = _spec(ctx, grid)
+    return [_room(grid, r, c) for r in range(1, spec["rows"] + 1) for c in range(1, spec["cols"] + 1)]
+
+
+def row(ctx, args):
+    """row(GRID, N): the rooms of row N (none if N is off the grid)"""
+    grid, n = _grid_of(args[0]), args[1]
+    spec = _spec(ctx, grid)
+    return [_room(grid, n, c) for c in range(1, spec["cols"] + 1)] if 1 <= n <= spec["rows"] else []
+
+
+def column(ctx, args):
+    """column(GRID, N): the rooms of column N"""
+    grid, n = _grid_of(args[0]), args[1]
+    spec = _spec(ctx, grid)
+    return [_room(grid, r, n) for r in range(1, spec["rows"] + 1)] if 1 <= n <= spec["cols"] else []
+
+
+def room(ctx, args):
+    """room(GRID, R, C)"""
+    grid, r, c = _grid_of(args[0]), args[1], args[2]
+    if not _inside(_spec(ctx, grid), r, c):
+        raise RuleError(f"there is no room ({r}, {c})")
+    return _room(grid, r, c)
+
+
+def tagged(ctx, args):
+    """tagged(GRID, TAG): the rooms carrying a tag from the grid's declaration"""
+    grid, tag = _grid_of(args[0]), args[1]
+    cells = _spec(ctx, grid)["tags"].get(tag)
+    if cells is None:
+        raise RuleError(f"the grid has no tag '{tag}'")
+    return [_room(grid, r, c) for r, c in cells]
+
+
+def sides(ctx, args):
+    """sides(ROOM): its four sides (north, east, south, west)"""
+    rm = _check_room(args[0])
+    return [dict(rm, side=s) for s in ("n", "e", "s", "w")]
+
+
+def adjacent(ctx, args):
+    """adjacent(ROOM): orthogonal neighbours on the grid, walls or not"""
+    rm = _check_room(args[0])
+    spec = _spec(ctx, rm)
+    out = []
+    for dr, dc in _STEP.values():
+        r, c = rm["r"] + dr, rm["c"] + dc
+        if _inside(spec, r, c):
+            out.append(_room(rm, r, c))
+    return out
+
+
+def neighbours(ctx, args):
+    """neighbours(ROOM): the rooms one step away with no wall between"""
+    rm = _check_room(args[0])
+    walls = _data(ctx, rm)["walls"]
+    spec = _spec(ctx, rm)
+    out = []
+    for side, (dr, dc) in _STEP.items():
+        r, c = rm["r"] + dr, rm["c"] + dc
+        if _inside(spec, r, c) and edge_key(rm["r"], rm["c"], side) not in walls:
+            out.append(_room(rm, r, c))
+    return out
+
+
+def walls(ctx, args):
+    """walls(GRID): the walled sides, each named once (from its north or west room)"""
+    grid = _grid_of(args[0])
+    out = []
+    for key in sorted(_data(ctx, grid)["walls"]):
+        r, c, side = key.split(",")
+        out.append(dict(_room(grid, int(r), int(c)), side=side))
+    return out
+
+
+def graph(ctx, grid: dict) -> nx.Graph:
+    """The grid as a networkx graph of rooms, minus the walled edges."""
+    spec = _spec(ctx, grid)
+    g = nx.grid_2d_graph(spec["rows"], spec["cols"])
+    g = nx.relabel_nodes(g, {(r, c): (r + 1, c + 1) for r, c in g.nodes})
+    for key in _data(ctx, grid)["walls"]:
+        r, c, side = key.split(",")
+        dr, dc = _STEP[side]
+        a, b = (int(r), int(c)), (int(r) + dr, int(c) + dc)
+        if g.has_edge(a, b):
+            g.remove_edge(a, b)
+    return g
+
+
+def reachable(ctx, args):
+    """reachable(ROOM): every room connected to ROOM without crossing a wall"""
+    rm = _check_room(args[0])
+    component = nx.node_connected_component(graph(ctx, rm), (rm["r"], rm["c"]))
+    return [_room(rm, r, c) for r, c in sorted(component)]
+
+
+# ---------------------------------------------------------------- verbs
+
+def put(ctx, arg, kw) -> None:
+    """put ITEM at ROOM (the room must be empty)"""
+    rm = _check_room(kw.get("at"))
+    items = _data(ctx, rm)["items"]
+    key = f"{rm['r']},{rm['c']}"
+    if key in items:
+        raise RuleError(f"{describe(rm)} already holds {describe(items[key])}")
+    items[key] = arg
+    ctx.game.log(f"{describe(arg)} placed in {describe(rm)}", private=True)
+
+
+def wall(ctx, arg, kw) -> None:
+    """wall SIDE: draw a wall on a side of a room"""
+    if type(arg) is not dict or "side" not in arg:
+        raise RuleError(f"'wall' needs a side of a room, got {describe(arg)}")
+    walls = _data(ctx, arg)["walls"]
+    key = edge_key(arg["r"], arg["c"], arg["side"])
+    if key in walls:
+        raise RuleError(f"the {describe(arg)} already has a wall")
+    walls.append(key)
+    ctx.game.log(f"wall on the {describe(arg)}", private=True)
+
+
+def new_data() -> dict:
+    """The plain data of an empty grid."""
+    return {"items": {}, "walls": []}
