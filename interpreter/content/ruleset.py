@@ -121,6 +121,20 @@ class Ruleset:
         line, col = source.locator.text_position(path, node.line - base[0] + 1, node.col)
         return f"{source.path}:{line}:{col}"
 
+    def vocabulary(self):
+        """What effect texts may name (for checking texts given at run time)."""
+        return _vocabulary(self)
+
+    def add_nodes(self, tree) -> None:
+        """Number the nodes of a text compiled after loading (scenario set-ups)."""
+        stack = [tree]
+        while stack:
+            node = stack.pop()
+            if id(node) not in self.node_id:
+                self.node_id[id(node)] = len(self.nodes)
+                self.nodes.append(node)
+            stack.extend(node.children())
+
     def explain(self, node) -> str:
         return explain(node)
 

@@ -176,6 +176,25 @@ class Game:
             raise IllegalAction(f"no option is labelled {choice!r}")
         raise IllegalAction(f"cannot choose {choice!r}")
 
+    def view(self, player: int) -> dict:
+        """What ``player`` may know (see engine.views)."""
+        from .views import view
+        return view(self, player)
+
+    def preview_score(self, player: int, index: int) -> float:
+        """Score ``player``'s option ``index`` on a copy whose random stream is reseeded.
+
+        Used by look-ahead bots: the copy's future draws are not the real
+        ones, so a preview reveals nothing the player could not know.
+        """
+        trial = self.clone()
+        trial.state["rng"] = seed_state(hash((self.state["rng"], player, index)) & 0xFFFFFFFF)
+        trial.state["log"] = []
+        trial.apply(player, index)
+        if "heuristic" in self.rules.functions:
+            return trial.evaluate(self.rules.functions["heuristic"][1], player)
+        return trial.state["players"][player]["counters"][self.rules.score]
+
     # ------------------------------------------------------------- used by the machine
     def log(self, text: str, private: bool = False) -> None:
         """Add a log line; lines from simultaneous play, or private ones, go to the actor only."""
@@ -209,6 +228,25 @@ class Game:
         self.thread = None
         names = ", ".join(f"P{i + 1}" for i in winners)
         self.log(f"game over: {'tie between ' if len(winners) > 1 else 'winner '}{names}")
+
+    def execute(self, text: str, player: int | None = None) -> None:
+        """Run effect-language statements now (scenario set-ups, the `dsl` command).
+
+        They may not ask for decisions. Pending decisions are then worked
+        out again, so their options reflect the changed state.
+        """
+        from ..dsl.check import check
+        from ..dsl.parser import parse_program
+        tree = parse_program(text)
+        problems = check(tree, self.rules.vocabulary())
+        if problems:
+            p = problems[0]
+            raise RuleError(f"{p.node.line}:{p.node.col}: {p.message}" + (f" ({p.hint})" if p.hint else ""))
+        self.rules.add_nodes(tree)
+        th = machine.new_thread([], {"self": None if player is None else {"player": player}})
+        machine.push(self, th, tree)
+        machine.run_alone(self, th)
+        machine.refresh(self)
 
     def evaluate(self, text_or_tree, player: int | None = None, env: dict | None = None):
         """Evaluate an expression (text or tree) against the current state."""

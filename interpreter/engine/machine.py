@@ -57,6 +57,25 @@ def run(game) -> None:
             return
 
 
+def run_alone(game, th: dict) -> None:
+    """Run a side thread to its end; it may not stop for a decision."""
+    saved = game.thread
+    _run_thread(game, th)
+    game.thread = saved
+    if th["frames"]:
+        raise RuleError("statements run directly cannot ask for a decision")
+
+
+def refresh(game) -> None:
+    """Work out every pending decision again (after the state was changed directly)."""
+    flow = game.state["flow"]
+    for th in [flow["main"]] + flow["threads"]:
+        if th["pending"] is not None:
+            th["pending"] = None
+            th["frames"][-1].pop("opts", None)
+    run(game)
+
+
 def _run_thread(game, th: dict) -> None:
     game.thread = th
     frames = th["frames"]

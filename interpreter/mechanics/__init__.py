@@ -27,6 +27,8 @@ VERBS = {
     "shuffle": Verb(zones.shuffle, summary="shuffle ZONE"),
     "move": Verb(zones.move, keywords=("from", "to"), required=("from", "to"),
                  summary="move N|ID from ZONE to ZONE"),
+    "arrange": Verb(zones.arrange, keywords=("to",), required=("to",),
+                    summary="arrange ZONE to [IDS]"),
     "split": Verb(zones.split, keywords=("into",), required=("into",),
                   summary="split ZONE into GROUP"),
     # grids
@@ -67,6 +69,7 @@ FUNCTIONS = {
     "tagged": grids.tagged,
     "sides": grids.sides,
     "adjacent": grids.adjacent,
+    "side": grids.side,
     "neighbours": grids.neighbours,
     "reachable": grids.reachable,
     "walls": grids.walls,

@@ -163,6 +163,14 @@ def sides(ctx, args):
     return [dict(rm, side=s) for s in ("n", "e", "s", "w")]
 
 
+def side(ctx, args):
+    """side(ROOM, "n"|"e"|"s"|"w"): one side of a room"""
+    rm, which = _check_room(args[0]), args[1]
+    if which not in _STEP:
+        raise RuleError(f"a side is n, e, s or w, not {describe(which)}")
+    return dict(rm, side=which)
+
+
 def adjacent(ctx, args):
     """adjacent(ROOM): orthogonal neighbours on the grid, walls or not"""
     rm = _check_room(args[0])

@@ -56,3 +56,30 @@ def top(ctx, args):
     """top(ZONE): the top item, or none when empty"""
     zone = _zone(args[0], "top()")
     return zone[0] if zone else None
+
+
+def arrange(ctx, arg, kw) -> None:
+    """arrange ZONE to LIST: put these ids on top of ZONE, in order, from wherever they are"""
+    target = _zone(arg, "'arrange'")
+    wanted = kw.get("to")
+    if type(wanted) is not list:
+        raise RuleError("'arrange ... to' needs a list of ids")
+    for card in wanted:
+        holder = _find(ctx.game.state, card)
+        if holder is None:
+            raise RuleError(f"{describe(card)} is in no zone")
+        holder.remove(card)
+    target[0:0] = wanted
+
+
+def _find(state, card):
+    """The zone list holding ``card``, searching the table and every player."""
+    places = list(state["zones"].values())
+    for player in state["players"]:
+        places += list(player["zones"].values())
+    for zone in places:
+        groups = zone if zone and type(zone[0]) is list else [zone]
+        for z in groups:
+            if card in z:
+                return z
+    return None

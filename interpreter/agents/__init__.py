@@ -1,0 +1,85 @@
+"""Players that are not people: bots, and the loop that seats them.
+
+Every bot answers through the same door as a human: it is given its own
+player's view (and, for look-ahead, a preview function that scores one of
+its own options on a copy of the game whose random stream is reseeded, so
+it cannot peek at hidden cards) and returns an option index.
+"""
+from __future__ import annotations
+
+import random
+
+
+class Bot:
+    """Base class: ``choose`` returns the index of one option of ``view["decision"]``."""
+    name = "bot"
+
+    def __init__(self, seed: int = 0):
+        self.rng = random.Random(seed)
+
+    def choose(self, view: dict, preview) -> int:
+        raise NotImplementedError
+
+
+class RandomBot(Bot):
+    """Any legal option, uniformly at random."""
+    name = "random"
+
+    def choose(self, view, preview):
+        return self.rng.randrange(len(view["decision"]["options"]))
+
+
+class FirstBot(Bot):
+    """Always the first option (handy for scenarios and tests)."""
+    name = "first"
+
+    def choose(self, view, preview):
+        return 0
+
+
+class GreedyBot(Bot):
+    """The option whose immediate result scores best for itself.
+
+    The score is the ruleset's ``heuristic`` function (or its final-score
+    counter) for the bot's own player, right after taking the option; ties
+    are broken at random.
+    """
+    name = "greedy"
+
+    def choose(self, view, preview):
+        options = view["decision"]["options"]
+        scores = [preview(i) for i in range(len(options))]
+        best = max(scores)
+        return self.rng.choice([i for i, s in enumerate(scores) if s == best])
+
+
+BOTS = {cls.name: cls for cls in (RandomBot, GreedyBot, FirstBot)}
+
+
+def make_bot(name: str, seed: int) -> Bot:
+    if name not in BOTS:
+        raise ValueError(f"no bot '{name}' (bots: {', '.join(BOTS)})")
+    return BOTS[name](seed)
+
+
+def step(game, bots: dict) -> bool:
+    """Let the first waiting player that is a bot decide; False if none is a bot."""
+    from ..engine.views import view
+    for decision in game.pending():
+        bot = bots.get(decision.player)
+        if bot is not None:
+            seat = decision.player
+            index = bot.choose(view(game, seat), lambda i: game.preview_score(seat, i))
+            game.apply(seat, index)
+            return True
+    return False
+
+
+def play_out(game, bots: dict, max_steps: int = 1_000_000) -> None:
+    """Play until the game is over, every seat a bot (``{seat: Bot}``)."""
+    for _ in range(max_steps):
+        if game.over:
+            return
+        if not step(game, bots):
+            raise RuntimeError("a waiting player has no bot")
+    raise RuntimeError(f"the game did not end within {max_steps} decisions")
