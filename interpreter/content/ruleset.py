@@ -169,7 +169,7 @@ def load_ruleset(name_or_path: str, expansions=()) -> Ruleset:
     for overlay in overlays:
         data_sources += overlay["data"]
     problems.raise_if_any()
-    tables.load_records(rules, components, data_sources, m.get("counts", {}), problems)
+    tables.load_records(rules, components, data_sources, problems)
     problems.raise_if_any()
 
     _compile_all(rules, components, flow, data_sources, overlays, problems)

@@ -89,7 +89,7 @@ def field_names(fields: dict) -> set:
 
 # ---------------------------------------------------------------- loading
 
-def load_records(rules, components, sources, counts, problems) -> None:
+def load_records(rules, components, sources, problems) -> None:
     """Check data files against their tables, then ids, references and counts."""
     from .schema_check import check_schema
     schema = data_schema(rules.table_specs)

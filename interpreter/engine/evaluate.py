@@ -1,12 +1,13 @@
 """Evaluate effect-language expressions against a game state.
 
-One small function per syntax node, chosen from the ``EVALUATE`` table; the
-names an expression may use are resolved in ``lookup`` (locals first, then
-the game's own declarations) and attributes in ``attribute``.
+Expressions are compiled to closures (``compile.py``); this module says what
+names and attributes mean: ``lookup`` resolves a name (locals first, then the
+game's own declarations) and ``attribute`` reads ``value.name`` for players,
+grids, rooms, content records and plain records.
 """
 from __future__ import annotations
 
-from ..dsl import ast
+from .compile import compiled
 from .values import RuleError, describe, is_player, player
 
 
@@ -31,8 +32,9 @@ class Ctx:
 
 
 def evaluate(node, ctx: Ctx):
-    """The value of an expression node."""
-    return EVALUATE[node.__class__](node, ctx)
+    """The value of an expression node (compiled to a closure on first use)."""
+    fn = node.__dict__.get("_fn")
+    return (fn or compiled(node))(ctx)
 
 
 # ---------------------------------------------------------------- names
@@ -127,131 +129,20 @@ def _field(value, record_id: str, ctx: Ctx):
     return value
 
 
-# ---------------------------------------------------------------- nodes
+# ---------------------------------------------------------------- indexing
 
-def _name(node, ctx):
-    return lookup(node.id, ctx)
-
-
-def _attribute(node, ctx):
-    return attribute(evaluate(node.obj, ctx), node.name, ctx)
-
-
-def _index(node, ctx):
-    container = evaluate(node.obj, ctx)
-    key = evaluate(node.key, ctx)
+def index(container, key):
+    """``container[key]``: lists count from 1, as rules do; records by field name."""
     if type(container) is list:
         if type(key) is not int or not 1 <= key <= len(container):
             raise RuleError(f"index {describe(key)} is outside 1..{len(container)}")
-        return container[key - 1]                  # the language counts from 1
+        return container[key - 1]
     if type(container) is dict:
         k = key if type(key) is str else describe(key)
         if k not in container:
             raise RuleError(f"no '{k}' in {describe(container)}")
         return container[k]
     raise RuleError(f"cannot index {describe(container)}")
-
-
-def _function(node, ctx):
-    fn = ctx.game.functions.get(node.name)
-    if fn is None:
-        raise RuleError(f"unknown function '{node.name}'")
-    return fn(ctx, [evaluate(a, ctx) for a in node.args])
-
-
-def _generator(node, ctx):
-    items = evaluate(node.iterable, ctx)
-    env = ctx.env
-    saved = env.get(node.var, _MISSING)
-    values = []
-    try:
-        for item in items:
-            env[node.var] = item
-            if node.cond is None or evaluate(node.cond, ctx):
-                values.append(evaluate(node.element, ctx))
-    finally:
-        if saved is _MISSING:
-            env.pop(node.var, None)
-        else:
-            env[node.var] = saved
-    return ctx.game.functions[node.name](ctx, [values])
-
-
-_MISSING = object()
-
-
-def _number(a, op):
-    if type(a) is not int:
-        raise RuleError(f"'{op}' needs numbers, got {describe(a)}")
-    return a
-
-
-def _binop(node, ctx):
-    op = node.op
-    a = evaluate(node.left, ctx)
-    b = evaluate(node.right, ctx)
-    if op == "==":
-        return a == b
-    if op == "!=":
-        return a != b
-    if op == "in":
-        return a in b
-    if op == "not in":
-        return a not in b
-    if op == "+" and type(a) is list and type(b) is list:
-        return a + b
-    if op == "+" and type(a) is str and type(b) is str:
-        return a + b
-    a, b = _number(a, op), _number(b, op)
-    if op == "+":
-        return a + b
-    if op == "-":
-        return a - b
-    if op == "*":
-        return a * b
-    if op in ("/", "%"):
-        if b == 0:
-            raise RuleError("division by zero")
-        return a // b if op == "/" else a % b
-    if op == "<":
-        return a < b
-    if op == "<=":
-        return a <= b
-    if op == ">":
-        return a > b
-    return a >= b
-
-
-def _boolop(node, ctx):
-    left = evaluate(node.left, ctx)
-    if node.op == "and":
-        return evaluate(node.right, ctx) if left else left
-    return left if left else evaluate(node.right, ctx)
-
-
-def _dict(node, ctx):
-    return {k: evaluate(v, ctx) for k, v in node.pairs}
-
-
-EVALUATE = {
-    ast.Literal: lambda node, ctx: node.value,
-    ast.Name: _name,
-    ast.ListExpr: lambda node, ctx: [evaluate(i, ctx) for i in node.items],
-    ast.DictExpr: _dict,
-    ast.Attribute: _attribute,
-    ast.Index: _index,
-    ast.Function: _function,
-    ast.Generator: _generator,
-    ast.BinOp: _binop,
-    ast.BoolOp: _boolop,
-    ast.Conditional: lambda node, ctx: evaluate(node.then if evaluate(node.cond, ctx) else node.orelse, ctx),
-    ast.Not: lambda node, ctx: not evaluate(node.operand, ctx),
-    ast.Negate: lambda node, ctx: -_number(evaluate(node.operand, ctx), "-"),
-}
-
-
-def truthy(value) -> bool:
-    return bool(value)
 
 
 __all__ = ["Ctx", "evaluate", "lookup", "attribute", "player_attribute", "is_player"]

@@ -19,6 +19,7 @@ from .. import mechanics
 from ..mechanics.counters import Counters
 from ..mechanics import grids
 from . import machine, statements  # noqa: F401  (statements fills the machine's table)
+from .compile import compiled
 from .evaluate import Ctx, evaluate
 from .rng import seed_state
 from .values import RuleError
@@ -53,7 +54,8 @@ class Game:
         self.mechanics = mechanics
         self.functions = dict(mechanics.FUNCTIONS)
         for name, (params, tree) in rules.functions.items():
-            self.functions[name] = _user_function(params, tree)
+            self.functions[name] = _user_function(name, params, tree)
+        self.memo: dict = {}       # results of the ruleset's functions while the state stands still
 
     # ------------------------------------------------------------- creating
     @classmethod
@@ -141,6 +143,7 @@ class Game:
         if the player has nothing to decide or the option does not exist.
         """
         th = self._waiting_thread(player)
+        self.memo.clear()
         labels = th["pending"]["labels"]
         index = self._index(choice, labels)
         self.state["history"].append([player, index])
@@ -243,6 +246,7 @@ class Game:
             p = problems[0]
             raise RuleError(f"{p.node.line}:{p.node.col}: {p.message}" + (f" ({p.hint})" if p.hint else ""))
         self.rules.add_nodes(tree)
+        self.memo.clear()
         th = machine.new_thread([], {"self": None if player is None else {"player": player}})
         machine.push(self, th, tree)
         machine.run_alone(self, th)
@@ -257,14 +261,39 @@ class Game:
         return evaluate(tree, Ctx(self, scope))
 
 
-def _user_function(params, tree):
+def _user_function(name, params, tree):
+    """A ruleset function: pure, so its result is remembered until the state changes."""
+    body = compiled(tree)
+
     def call(ctx, args):
         if len(args) != len(params):
-            raise RuleError(f"expected {len(params)} values, got {len(args)}")
+            raise RuleError(f"'{name}' takes {len(params)} values, got {len(args)}")
+        me = ctx.env.get("self")
+        key = (name, None if me is None else me["player"], *map(_frozen, args))
+        memo = ctx.game.memo
+        try:
+            return memo[key]
+        except KeyError:
+            pass
+        except TypeError:                      # an argument that cannot be a key
+            key = None
         env = dict(zip(params, args))
-        env["self"] = ctx.env.get("self")
-        return evaluate(tree, Ctx(ctx.game, env))
+        env["self"] = me
+        value = body(Ctx(ctx.game, env))
+        if key is not None:
+            memo[key] = value
+        return value
     return call
+
+
+def _frozen(value):
+    """A hashable stand-in for a value (rooms and other small records)."""
+    kind = type(value)
+    if kind is dict:
+        return tuple(value.items())
+    if kind is list:
+        return tuple(_frozen(v) for v in value)
+    return value
 
 
 def _new_player(rules) -> dict:

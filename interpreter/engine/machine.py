@@ -73,6 +73,7 @@ def refresh(game) -> None:
         if th["pending"] is not None:
             th["pending"] = None
             th["frames"][-1].pop("opts", None)
+    game.memo.clear()
     run(game)
 
 
@@ -124,6 +125,7 @@ def _block(game, th, frame, node):
         i += 1
         simple = SIMPLE.get(stmt.__class__)
         if simple is not None and not (stmt.__class__ is ast.Call and stmt.verb == "do"):
+            game.memo.clear()                  # the state is about to change
             try:
                 simple(game, ctx_of(game, th), stmt)
             except RuleError as exc:

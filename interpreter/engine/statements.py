@@ -115,6 +115,7 @@ def _frame_call(game, th, frame, node):
     if node.verb == "do":
         return machine._do(game, th, frame, node)
     th["frames"].pop()
+    game.memo.clear()
     call(game, machine.ctx_of(game, th), node)
     return None
 

@@ -28,7 +28,7 @@ def view(game, viewer: int) -> dict:
         "game": state["game"],
         "you": viewer,
         "vars": copy.deepcopy(state["vars"]),
-        "zones": {name: _zone_view(game, spec, state["zones"][name], viewer, None)
+        "zones": {name: _zone_view(game, spec, state["zones"][name], viewer, None, name)
                   for name, spec in game.rules.zones.items() if not spec.get("per_player")},
         "players": players,
         "decision": decision.to_dict() if decision else None,
@@ -56,18 +56,20 @@ def _player_view(game, viewer: int, i: int, data: dict) -> dict:
         if _visible(game, f"player_vars:{name}", viewer, i):
             out["vars"][name] = copy.deepcopy(value)
     for name, value in data["zones"].items():
-        out["zones"][name] = _zone_view(game, rules.zones[name], value, viewer, i)
+        out["zones"][name] = _zone_view(game, rules.zones[name], value, viewer, i, name)
     for name, value in data["grids"].items():
         if _visible(game, f"grids:{name}", viewer, i):
             out["grids"][name] = copy.deepcopy(value)
     return out
 
 
-def _zone_view(game, spec: dict, cards: list, viewer: int, owner: int | None):
+def _zone_view(game, spec: dict, cards: list, viewer: int, owner: int | None, name: str):
     if cards and type(cards[0]) is list:                     # a numbered group
-        return [_zone_view(game, spec, zone, viewer, owner) for zone in cards]
+        return [_zone_view(game, spec, zone, viewer, owner, name) for zone in cards]
     mode = spec.get("visible", "all")
     if mode == "owner" and owner is not None and viewer != owner:
+        mode = "count"
+    if not _visible(game, f"zones:{name}", viewer, viewer if owner is None else owner):
         mode = "count"
     out = {"count": len(cards)}
     if mode in ("all", "owner"):

@@ -1,0 +1,189 @@
+"""Compile expression trees to Python closures, once, the first time they run.
+
+A closure per node calls its children's closures directly, so evaluating
+an expression costs a few function calls instead of a table dispatch per
+node. The closure is kept on the (frozen) node itself; the tree stays the
+source of truth for error messages and explanations.
+"""
+from __future__ import annotations
+
+from ..dsl import ast
+from .values import RuleError, describe
+
+
+def compiled(node):
+    """The closure ``fn(ctx) -> value`` for an expression node."""
+    fn = node.__dict__.get("_fn")
+    if fn is None:
+        fn = COMPILE[node.__class__](node)
+        object.__setattr__(node, "_fn", fn)
+    return fn
+
+
+def _literal(node):
+    value = node.value
+    return lambda ctx: value
+
+
+def _name(node):
+    from .evaluate import lookup
+    name = node.id
+
+    def fn(ctx):
+        env = ctx.env
+        if name in env:
+            return env[name]
+        return lookup(name, ctx)
+    return fn
+
+
+def _list(node):
+    items = [compiled(i) for i in node.items]
+    return lambda ctx: [f(ctx) for f in items]
+
+
+def _dict(node):
+    pairs = [(k, compiled(v)) for k, v in node.pairs]
+    return lambda ctx: {k: f(ctx) for k, f in pairs}
+
+
+def _attribute(node):
+    from .evaluate import attribute
+    obj, name = compiled(node.obj), node.name
+    return lambda ctx: attribute(obj(ctx), name, ctx)
+
+
+def _index(node):
+    from .evaluate import index
+    obj, key = compiled(node.obj), compiled(node.key)
+    return lambda ctx: index(obj(ctx), key(ctx))
+
+
+def _function(node):
+    name = node.name
+    args = [compiled(a) for a in node.args]
+
+    def fn(ctx):
+        function = ctx.game.functions.get(name)
+        if function is None:
+            raise RuleError(f"unknown function '{name}'")
+        return function(ctx, [a(ctx) for a in args])
+    return fn
+
+
+def _generator(node):
+    name, var = node.name, node.var
+    element, iterable = compiled(node.element), compiled(node.iterable)
+    cond = compiled(node.cond) if node.cond is not None else None
+
+    def fn(ctx):
+        items = iterable(ctx)
+        if type(items) is not list:
+            raise RuleError(f"'for' needs a list, got {describe(items)}")
+        env = ctx.env
+        saved = env.get(var, _MISSING)
+        values = []
+        try:
+            for item in items:
+                env[var] = item
+                if cond is None or cond(ctx):
+                    values.append(element(ctx))
+        finally:
+            if saved is _MISSING:
+                env.pop(var, None)
+            else:
+                env[var] = saved
+        return ctx.game.functions[name](ctx, [values])
+    return fn
+
+
+_MISSING = object()
+
+
+def _int(value, op):
+    if type(value) is not int:
+        raise RuleError(f"'{op}' needs numbers, got {describe(value)}")
+    return value
+
+
+def _plus(a, b):
+    ta, tb = type(a), type(b)
+    if ta is int and tb is int:
+        return a + b
+    if ta is tb and ta in (list, str):
+        return a + b
+    raise RuleError(f"cannot add {describe(a)} and {describe(b)}")
+
+
+def _divide(a, b, op):
+    _int(a, op), _int(b, op)
+    if b == 0:
+        raise RuleError("division by zero")
+    return a // b if op == "/" else a % b
+
+
+_BINARY = {
+    "==": lambda a, b: a == b,
+    "!=": lambda a, b: a != b,
+    "in": lambda a, b: a in _container(b),
+    "not in": lambda a, b: a not in _container(b),
+    "+": _plus,
+    "-": lambda a, b: _int(a, "-") - _int(b, "-"),
+    "*": lambda a, b: _int(a, "*") * _int(b, "*"),
+    "/": lambda a, b: _divide(a, b, "/"),
+    "%": lambda a, b: _divide(a, b, "%"),
+    "<": lambda a, b: _int(a, "<") < _int(b, "<"),
+    "<=": lambda a, b: _int(a, "<=") <= _int(b, "<="),
+    ">": lambda a, b: _int(a, ">") > _int(b, ">"),
+    ">=": lambda a, b: _int(a, ">=") >= _int(b, ">="),
+}
+
+
+def _container(value):
+    if type(value) not in (list, dict, str):
+        raise RuleError(f"'in' needs a list, got {describe(value)}")
+    return value
+
+
+def _binop(node):
+    left, right, op = compiled(node.left), compiled(node.right), _BINARY[node.op]
+    return lambda ctx: op(left(ctx), right(ctx))
+
+
+def _boolop(node):
+    left, right = compiled(node.left), compiled(node.right)
+    if node.op == "and":
+        return lambda ctx: left(ctx) and right(ctx)
+    return lambda ctx: left(ctx) or right(ctx)
+
+
+def _conditional(node):
+    cond, then, orelse = compiled(node.cond), compiled(node.then), compiled(node.orelse)
+    return lambda ctx: then(ctx) if cond(ctx) else orelse(ctx)
+
+
+def _not(node):
+    operand = compiled(node.operand)
+    return lambda ctx: not operand(ctx)
+
+
+def _negate(node):
+    operand = compiled(node.operand)
+    return lambda ctx: -_int(operand(ctx), "-")
+
+
+COMPILE = {
+    ast.Literal: _literal,
+    ast.Name: _name,
+    ast.ListExpr: _list,
+    ast.DictExpr: _dict,
+    ast.Attribute: _attribute,
+    ast.Index: _index,
+    ast.Function: _function,
+    ast.Generator: _generator,
+    ast.BinOp: _binop,
+    ast.BoolOp: _boolop,
+    ast.Conditional: _conditional,
+    ast.Not: _not,
+    ast.Negate: _negate,
+}
