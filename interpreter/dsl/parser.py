@@ -249,6 +249,8 @@ _TOKEN_WORDS = {
     "COLON": "':'", "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'",
     "EQUAL": "'='", "COMMA": "','", "_INDENT": "an indented block", "_DEDENT": "end of block",
     "$END": "end of text", "COMPARE": "a comparison", "SEMICOLON": "';'", "VBAR": "'|'",
+    "ADD": "'+' or '-'", "MUL": "'*', '/' or '%'", "AUGOP": "'+=' or '-='", "DOT": "'.'",
+    "LBRACE": "'{'", "RBRACE": "'}'",
 }
 
 
@@ -288,7 +290,9 @@ def _syntax_error(exc: UnexpectedInput, source: str) -> DslError:
         elif token.type in ("_NL",):
             found = "end of line"
         elif token.type in ("_INDENT", "_DEDENT"):
-            found = "a change of indentation"
+            found = "indentation" if token.type == "_INDENT" else "end of an indented block"
+            indent = str(token).rsplit("\n", 1)[-1]
+            line, col = token.line + 1, len(indent) + 1
         else:
             found = repr(str(token))
         expected = sorted({_TOKEN_WORDS.get(t, _literal(t)) for t in exc.expected})
