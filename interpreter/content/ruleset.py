@@ -367,8 +367,8 @@ class _Compiler:
             vocab.attributes |= _dict_keys(tree)
         for tree, source, path, params in self.pending:
             for p in check(tree, vocab, params):
-                end = p.node.end_col if p.node.end_line == p.node.line else None
-                self.report(source, path, p.node.line, p.node.col, p.code, p.message, p.hint, end)
+                line, col, end = p.span()
+                self.report(source, path, line, col, p.code, p.message, p.hint, end)
             self._number(tree, source, path)
 
     def _number(self, tree, source, path) -> None:

@@ -96,20 +96,22 @@ def load_records(rules, components, sources, problems) -> None:
     rules.record_origin = {}
     for name in rules.table_specs:
         rules.tables[name] = []
+    complete = True
     for src in sources:
-        if src is None:
-            continue
-        if src.data is None:
+        if src is None or src.data is None:
+            complete = complete and src is not None
             continue
         diags = check_schema(src.data, schema, src.locator)
         problems.extend(diags)
         if diags:
+            complete = False                 # its records are missing: no cascade of errors
             continue
         for table, records in src.data.items():
             for i, record in enumerate(records):
                 _add_record(rules, table, record, src, (table, i), problems)
     _check_references(rules, problems)
-    _check_counts(rules, components, problems)
+    if complete:
+        _check_counts(rules, components, problems)
 
 
 def _add_record(rules, table, record, src, path, problems) -> None:

@@ -29,6 +29,15 @@ class Problem:
     code: str
     message: str
     hint: str | None = None
+    tail: str | None = None     # point at this word at the end of the node, not the whole node
+
+    def span(self) -> tuple[int, int, int | None]:
+        """(line, col, end_col) to underline."""
+        node = self.node
+        one_line = node.end_line == node.line
+        if self.tail and one_line:
+            return node.line, node.end_col - len(self.tail), node.end_col
+        return node.line, node.col, node.end_col if one_line else None
 
 
 def suggest(word: str, candidates) -> str | None:
@@ -67,11 +76,11 @@ def _walk(node, vocab: Vocabulary, local: set, out: list) -> None:
     elif kind is ast.Attribute:
         if node.name not in vocab.attributes:
             out.append(Problem(node, "dsl-unknown-attribute", f"unknown attribute '{node.name}'",
-                               suggest(node.name, vocab.attributes)))
+                               suggest(node.name, vocab.attributes), tail=node.name))
     elif kind is ast.Amount:
         if node.name not in vocab.counters:
             out.append(Problem(node, "dsl-unknown-counter", f"'{node.name}' is not a counter",
-                               suggest(node.name, vocab.counters)))
+                               suggest(node.name, vocab.counters), tail=node.name))
     elif kind in (ast.Function, ast.Generator):
         _check_function(node, vocab, out)
     elif kind is ast.Call:
