@@ -264,24 +264,26 @@ class Game:
 def _user_function(name, params, tree):
     """A ruleset function: pure, so its result is remembered until the state changes."""
     body = compiled(tree)
+    arity = len(params)
 
     def call(ctx, args):
-        if len(args) != len(params):
-            raise RuleError(f"'{name}' takes {len(params)} values, got {len(args)}")
+        if len(args) != arity:
+            raise RuleError(f"'{name}' takes {arity} values, got {len(args)}")
         me = ctx.env.get("self")
-        key = (name, None if me is None else me["player"], *map(_frozen, args))
-        memo = ctx.game.memo
+        seat = None if me is None else me["player"]
         try:
-            return memo[key]
-        except KeyError:
-            pass
-        except TypeError:                      # an argument that cannot be a key
-            key = None
+            key = (name, seat, *args)
+            memo = ctx.game.memo
+            if key in memo:
+                return memo[key]
+        except TypeError:                      # records among the arguments
+            key = (name, seat, *map(_frozen, args))
+            memo = ctx.game.memo
+            if key in memo:
+                return memo[key]
         env = dict(zip(params, args))
         env["self"] = me
-        value = body(Ctx(ctx.game, env))
-        if key is not None:
-            memo[key] = value
+        value = memo[key] = body(Ctx(ctx.game, env))
         return value
     return call
 
@@ -290,7 +292,7 @@ def _frozen(value):
     """A hashable stand-in for a value (rooms and other small records)."""
     kind = type(value)
     if kind is dict:
-        return tuple(value.items())
+        return tuple((k, _frozen(v)) for k, v in value.items())
     if kind is list:
         return tuple(_frozen(v) for v in value)
     return value
