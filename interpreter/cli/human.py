@@ -1,0 +1,117 @@
+"""A person at the keyboard: show their view, read their answer from stdin."""
+from __future__ import annotations
+
+import sys
+
+from . import render
+from .common import CliError
+
+LOG_LINES = 12                 # at most this many new log lines before each decision
+
+
+class Human:
+    """Answers decisions for the human seats of one game."""
+
+    def __init__(self, game, console, stdin=None):
+        self.game = game
+        self.console = console
+        self.stdin = stdin or sys.stdin
+        self.seen: dict = {}       # seat -> log lines already shown
+
+    def decide(self, seat: int) -> None:
+        """Show the view, then read lines until one is a legal answer."""
+        from ..engine.game import IllegalAction
+        self.show(seat)
+        while True:
+            answer = self.ask(seat)
+            if answer == "?":
+                self.show(seat, recent_only=False)
+                continue
+            choice = int(answer) if answer.isdigit() else answer
+            try:
+                self.game.apply(seat, choice)
+                return
+            except IllegalAction as exc:
+                self.console.print(f"not allowed: {exc}")
+
+    def ask(self, seat: int) -> str:
+        """One non-empty answer line; end of input stops the program."""
+        while True:
+            self.console.print(f"P{seat + 1}> ", end="")
+            self.console.file.flush()
+            line = self.stdin.readline()
+            if not line:
+                self.console.print()
+                raise CliError(f"end of input while P{seat + 1} had a decision to make")
+            if line.strip():
+                return line.strip()
+
+    def show(self, seat: int, recent_only: bool = True) -> None:
+        """Print what ``seat`` may know and the numbered options."""
+        for line in view_lines(self.game, seat, self._new_log(seat, recent_only)):
+            for part in render.wrap(line, self.console.width):
+                self.console.print(part, soft_wrap=True)
+
+    def _new_log(self, seat: int, recent_only: bool) -> list[str]:
+        log = self.game.view(seat)["log"]
+        start = self.seen.get(seat, 0) if recent_only else 0
+        self.seen[seat] = len(log)
+        return log[max(start, len(log) - LOG_LINES):]
+
+
+def view_lines(game, seat: int, log: list[str]) -> list[str]:
+    """The text shown to a human seat before a decision."""
+    view = game.view(seat)
+    rules = game.rules
+    lines = [f"--- P{seat + 1} to decide ---"]
+    if log:
+        lines += ["log:"] + [f"  {text}" for text in log]
+    lines += _own_lines(rules, view["players"][seat])
+    lines += _table_lines(view)
+    others = [p for p in view["players"] if p["seat"] != seat]
+    if others:
+        lines.append("others:")
+        lines += [f"  {_other_line(p)}" for p in others]
+    decision = view["decision"]
+    lines.append(f"P{seat + 1}: {decision['prompt']}")
+    lines += render.options(decision)
+    lines.append("(answer with a number or an option's label; ? shows all of this again)")
+    return lines
+
+
+def _own_lines(rules, me: dict) -> list[str]:
+    lines = [f"you (P{me['seat'] + 1}): {render.pairs(me['counters'])}"]
+    if any(v not in (None, [], {}, "") for v in me["vars"].values()):
+        lines.append(f"  {render.pairs(me['vars'], skip_empty=True)}")
+    for name, value in me["zones"].items():
+        lines.append(f"  {name}: {render.zone(value)}")
+    for name, data in me["grids"].items():
+        lines.append(f"  {name}:")
+        lines += ["  " + line for line in render.draw_grid(data, rules.grids.get(name),
+                                                             _item_names(rules, data))]
+    return lines
+
+
+def _table_lines(view: dict) -> list[str]:
+    lines = []
+    if view["vars"]:
+        lines.append(f"table: {render.pairs(view['vars'], skip_empty=True)}")
+    for name, value in view["zones"].items():
+        lines.append(f"  {name}: {render.zone(value)}")
+    return lines
+
+
+def _other_line(player: dict) -> str:
+    parts = [render.pairs(player["counters"])]
+    parts += [f"{name} {render.zone(value)}" for name, value in player["zones"].items()]
+    parts += [f"{name} {render.grid_summary(data)}" for name, data in player["grids"].items()]
+    return f"P{player['seat'] + 1}: " + "; ".join(parts)
+
+
+def _item_names(rules, data: dict) -> dict:
+    names = {}
+    for item in data.get("items", {}).values():
+        record = rules.entities.get(item) if isinstance(item, str) else None
+        if isinstance(record, dict) and record.get("name"):
+            names[item] = record["name"]
+    return names

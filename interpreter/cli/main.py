@@ -1,0 +1,369 @@
+"""The `rulebook` command: list, inspect, validate and play data-driven board games.
+
+Exit status: 0 fine, 1 problems found (invalid content, failed scenario or
+replay), 2 usage or I/O errors.
+"""
+from __future__ import annotations
+
+import json
+from importlib import metadata
+
+import click
+from rich import box
+from rich.table import Table
+
+from ..diagnostics import ContentError, Diagnostic, render_json, render_text
+from ..engine.values import RuleError
+from . import session
+from .common import (HUMAN, CliError, describe_error, echo_error, err, load, out,
+                     parse_options, parse_seats, player_count)
+from .render import wrap
+
+
+class _Group(click.Group):
+    """Turns the errors commands raise into one-line messages and exit statuses."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except CliError as exc:
+            echo_error(str(exc))
+            ctx.exit(exc.code)
+        except ContentError as exc:
+            click.echo(render_text(exc.diagnostics, sources=exc.sources), err=True)
+            click.echo(_count(len(exc.diagnostics)), err=True)
+            ctx.exit(1)
+        except RuleError as exc:
+            echo_error(f"the rules went wrong at run time: {exc}")
+            ctx.exit(1)
+        except (OSError, ValueError) as exc:
+            echo_error(describe_error(exc))
+            ctx.exit(2)
+
+
+def _version() -> str:
+    try:
+        return metadata.version("rulebook")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def _exit(code: int) -> None:
+    """End the command with exit status ``code``."""
+    click.get_current_context().exit(code)
+
+
+def _count(n: int) -> str:
+    return f"{n} problem(s)"
+
+
+def _table(*columns, title=None) -> Table:
+    table = Table(title=title, box=box.SIMPLE_HEAD, show_edge=False, title_justify="left")
+    for column in columns:
+        table.add_column(column)
+    return table
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(_version(), prog_name="rulebook")
+def cli():
+    """Rulebook: a data-driven board-game rules interpreter."""
+
+
+# ---------------------------------------------------------------- list / info
+
+@cli.command("list")
+def list_games():
+    """List the bundled games."""
+    from ..content.ruleset import available
+    table = _table("id", "name", "players", "summary")
+    for game_id in available():
+        manifest = _manifest(game_id)
+        players = manifest.get("players", {})
+        table.add_row(game_id, str(manifest.get("name", game_id)),
+                      f"{players.get('min', '?')}-{players.get('max', '?')}",
+                      str(manifest.get("summary", "")))
+    out().print(table)
+
+
+def _manifest(game_id: str) -> dict:
+    """A bundled game's manifest, read without loading the whole ruleset."""
+    import yaml
+    from ..content.ruleset import MANIFEST, ruleset_path
+    try:
+        data = yaml.safe_load((ruleset_path(game_id) / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError):
+        return {"summary": "(unreadable manifest)"}
+    return data if isinstance(data, dict) else {}
+
+
+@cli.command()
+@click.argument("game")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              help="Output format.")
+def info(game, fmt):
+    """Show a game's summary, player counts, options and expansions."""
+    rules = load(game)
+    data = _info(rules)
+    if fmt == "json":
+        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+        return
+    _print_info(data)
+
+
+def _info(rules) -> dict:
+    options = {}
+    for name, spec in rules.options.items():
+        kind = spec.get("type", "choice")
+        allowed = spec.get("values") or rules.tables.get(spec.get("table"), [])
+        if kind == "bool":
+            allowed = [True, False]
+        elif kind == "seats":
+            allowed = list(range(1, rules.players["max"] + 1))
+        options[name] = {"type": kind, "values": list(allowed), "default": spec.get("default"),
+                         "description": spec.get("description", "")}
+        if spec.get("table"):
+            options[name]["table"] = spec["table"]
+    return {"id": rules.id, "name": rules.title, "summary": rules.manifest.get("summary", ""),
+            "players": dict(rules.players), "options": options,
+            "expansions": sorted(rules.manifest.get("expansions") or {})}
+
+
+def _print_info(data: dict) -> None:
+    console = out()
+    p = data["players"]
+    console.print(f"{data['name']} ({data['id']})")
+    if data["summary"]:
+        console.print(data["summary"])
+    console.print(f"players: {p['min']}..{p['max']} (default {p.get('default', p['min'])})")
+    console.print("options:" if data["options"] else "options: none")
+    for name, spec in data["options"].items():
+        console.print(f"  {name} ({spec['type']}, default {_plain(spec['default'])})")
+        _say(console, f"    values: {_values(spec)}")
+        if spec["description"]:
+            _say(console, f"    {spec['description']}")
+    console.print(f"expansions: {', '.join(data['expansions']) or 'none'}")
+
+
+def _say(console, line: str) -> None:
+    """Print a line, wrapped under its own indent."""
+    for part in wrap(line, console.width):
+        console.print(part, soft_wrap=True)
+
+
+def _values(spec: dict) -> str:
+    values = spec["values"]
+    if spec["type"] == "seats":
+        return f"seat numbers {values[0]}..{values[-1]}, comma-separated"
+    shown = ", ".join(_plain(v) for v in values)
+    if spec["type"] == "subset":
+        shown = f"any of {shown}, comma-separated"
+    return f"{shown} (table {spec['table']})" if spec.get("table") else shown
+
+
+def _plain(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return ",".join(map(str, value)) or "(none)"
+    return "(none)" if value is None else str(value)
+
+
+# ---------------------------------------------------------------- validate
+
+@cli.command()
+@click.argument("targets", nargs=-1, required=True, metavar="PATH|GAME...")
+@click.option("--expansion", "-x", "expansions", multiple=True, help="Apply an expansion (repeatable).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              help="text: compiler-style messages; json: a list of diagnostics.")
+def validate(targets, expansions, fmt):
+    """Load rulesets and report every problem in their content."""
+    problems: list[Diagnostic] = []
+    io_error = False
+    for target in targets:
+        try:
+            rules = load(target, expansions)
+        except ContentError as exc:
+            problems += exc.diagnostics
+            if fmt == "text":
+                click.echo(render_text(exc.diagnostics, sources=exc.sources))
+            continue
+        except (CliError, OSError) as exc:
+            echo_error(str(exc) if isinstance(exc, CliError) else describe_error(exc))
+            io_error = True
+            continue
+        if fmt == "text":
+            click.echo(f"ok: {rules.id} ({len(rules.entities)} records, {_text_count(rules)} effect texts)")
+    if fmt == "json":
+        click.echo(render_json(problems))
+    elif problems:
+        click.echo(_count(len(problems)))
+    _exit(2 if io_error else 1 if problems else 0)
+
+
+def _text_count(rules) -> int:
+    """How many effect-language texts the ruleset compiled."""
+    return (len(rules.procedures) + len(rules.functions) + len(rules.effects)
+            + len(rules.expressions) + len(rules.visibility) + (rules.start is not None))
+
+
+# ---------------------------------------------------------------- dsl
+
+@cli.command()
+@click.argument("game")
+@click.argument("text")
+@click.option("--expression", "-e", is_flag=True, help="Read TEXT as one expression.")
+def dsl(game, text, expression):
+    """Check effect-language TEXT against a game and say it in plain words."""
+    from ..dsl.check import check
+    from ..dsl.explain import explain
+    from ..dsl.parser import DslError, parse_expression, parse_program
+    rules = load(game)
+    try:
+        tree = parse_expression(text) if expression else parse_program(text)
+    except DslError as exc:
+        tree = None if expression else _as_expression(text, parse_expression, DslError)
+        if tree is None:
+            _dsl_fail(text, [Diagnostic(exc.code, exc.message, "<dsl>", exc.line, exc.col,
+                                        exc.end_col, exc.hint)])
+    problems = check(tree, rules.vocabulary())
+    if problems:
+        _dsl_fail(text, [Diagnostic(p.code, p.message, "<dsl>", p.node.line, p.node.col,
+                                    p.node.end_col if p.node.end_line == p.node.line else None,
+                                    p.hint) for p in problems])
+    click.echo(explain(tree))
+
+
+def _as_expression(text, parse_expression, error):
+    try:
+        return parse_expression(text)
+    except error:
+        return None
+
+
+def _dsl_fail(text: str, diagnostics) -> None:
+    click.echo(render_text(diagnostics, sources={"<dsl>": text}))
+    _exit(1)
+
+
+# ---------------------------------------------------------------- play / replay / simulate
+
+def _game_options(func):
+    """The options `play` and `simulate` share."""
+    func = click.option("--option", "-o", "options", multiple=True, metavar="KEY=VALUE",
+                        help="Set a game option (repeatable).")(func)
+    func = click.option("--expansion", "-x", "expansions", multiple=True,
+                        help="Apply an expansion (repeatable).")(func)
+    func = click.option("--seats", metavar="NAME,...",
+                        help="Who plays each seat (default: random); the last name repeats.")(func)
+    func = click.option("--seed", type=int, default=1, show_default=True, help="Random seed.")(func)
+    func = click.option("--players", "-p", type=int, help="Number of players (default: the game's).")(func)
+    return click.argument("game")(func)
+
+
+def _setup(game, players, seed, seats, options, expansions, humans: bool) -> session.Setup:
+    from ..agents import BOTS
+    from ..engine.game import resolve_options
+    rules = load(game, expansions)
+    count = player_count(rules, players)
+    allowed = list(BOTS) + ([HUMAN] if humans else [])
+    names = parse_seats(seats, count, allowed)
+    resolved = resolve_options(rules, parse_options(options), count)
+    return session.Setup(rules, game, count, seed, resolved, names)
+
+
+@cli.command()
+@_game_options
+@click.option("--log", "log_file", type=click.Path(dir_okay=False, writable=True),
+              help="Write a JSON log of the game, for `rulebook replay`.")
+@click.option("--quiet", "-q", is_flag=True, help="Print only the result table and the winner.")
+def play(game, players, seed, seats, options, expansions, log_file, quiet):
+    """Play one game to the end, with bots and/or people (`--seats human,random`)."""
+    from .human import Human
+    setup = _setup(game, players, seed, seats, options, expansions, humans=True)
+    console = out()
+    match = setup.new_game()
+    human = Human(match, console) if HUMAN in setup.seats else None
+    session.play(match, setup.bots(), human)
+    if log_file:
+        session.write_log(log_file, session.game_log(setup, match))
+    if not quiet:
+        console.print(f"{setup.rules.title}: {setup.players} players, seed {setup.seed}, "
+                      f"{len(match.state['history'])} decisions")
+    _print_result(console, setup, match.result)
+
+
+def _print_result(console, setup, result) -> None:
+    table = _table("seat", "who", "score", "rank")
+    for i, name in enumerate(setup.seats):
+        table.add_row(session.seat_label(i), name, str(result["scores"][i]), str(result["ranks"][i]))
+    console.print(table)
+    console.print(session.outcome_line(result))
+
+
+@cli.command()
+@click.argument("log_file", metavar="FILE", type=click.Path(dir_okay=False))
+def replay(log_file):
+    """Re-play a game log and check that it ends in the same state."""
+    log = session.read_log(log_file)
+    rules = load(log.get("ruleset") or log["game"], log.get("expansions", ()))
+    if rules.id != log["game"]:
+        raise CliError(f"the log is a game of '{log['game']}', not '{rules.id}'")
+    game, failure = session.replay(rules, log)
+    if failure:
+        click.echo(failure)
+        _exit(1)
+    click.echo(f"replay ok: {log['final']}")
+
+
+@cli.command()
+@_game_options
+@click.option("--games", "-n", type=click.IntRange(min=1), default=20, show_default=True,
+              help="How many games (seeds SEED..SEED+N-1).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              help="Output format.")
+def simulate(game, players, seed, seats, options, expansions, games, fmt):
+    """Play many bot-only games and summarise wins and scores per seat."""
+    from rich.progress import Progress
+    setup = _setup(game, players, seed, seats, options, expansions, humans=False)
+    console = err()
+    with Progress(console=console, transient=True, disable=not console.is_terminal) as bar:
+        task = bar.add_task("playing", total=games)
+        stats = session.simulate(setup, games, lambda: bar.advance(task))
+    if fmt == "json":
+        click.echo(json.dumps(stats, indent=2, ensure_ascii=False))
+        return
+    _print_stats(stats)
+
+
+def _print_stats(stats: dict) -> None:
+    console = out()
+    console.print(f"{stats['game']}: {stats['games']} games, {stats['players']} players, "
+                  f"seeds {stats['seed']}..{stats['seed'] + stats['games'] - 1}")
+    table = _table("seat", "bot", "wins", "avg score", "min", "max")
+    for row in stats["seats"]:
+        table.add_row(row["seat"], row["bot"], f"{row['wins']:g}", f"{row['average']:.2f}",
+                      str(row["min"]), str(row["max"]))
+    console.print(table)
+    console.print(f"average decisions per game: {stats['decisions_per_game']:.1f}")
+
+
+# ---------------------------------------------------------------- check
+
+@cli.command("check")
+@click.argument("scenarios", nargs=-1, required=True, metavar="SCENARIO...")
+def check_scenarios(scenarios):
+    """Run scenario files and report which pass."""
+    try:
+        from ..scenarios import check_paths
+    except ImportError as exc:
+        raise CliError(f"scenarios are not available: {exc}") from None
+    passed, failed, lines = check_paths(list(scenarios))
+    for line in lines:
+        click.echo(line)
+    click.echo(f"{passed} passed, {failed} failed")
+    _exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    cli()

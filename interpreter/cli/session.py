@@ -1,0 +1,154 @@
+"""Playing, replaying and simulating games: the work behind `play`, `replay`, `simulate`."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from .common import HUMAN, CliError, state_hash
+
+LOG_FORMAT = 1
+LOG_KEYS = ("game", "players", "seed", "options", "actions", "final")
+
+
+@dataclass
+class Setup:
+    """Everything needed to start (or restart) the same game."""
+    rules: object
+    source: str                        # the ruleset id or path as given
+    players: int
+    seed: int
+    options: dict
+    seats: list = field(default_factory=list)
+
+    def new_game(self):
+        from ..engine.game import Game
+        return Game.new(self.rules, players=self.players, seed=self.seed, options=self.options)
+
+    def bots(self, seed: int | None = None) -> dict:
+        """``{seat: Bot}`` for every seat that is not human, seeded from seed and seat."""
+        from ..agents import make_bot
+        seed = self.seed if seed is None else seed
+        return {i: make_bot(name, seed * 1000 + i) for i, name in enumerate(self.seats)
+                if name != HUMAN}
+
+
+def play(game, bots: dict, human=None) -> None:
+    """Play to the end: bots answer for their seats, ``human`` for the rest."""
+    from ..agents import step
+    while not game.over:
+        if step(game, bots):
+            continue
+        if human is None:
+            raise CliError("a waiting player has neither a bot nor a person")
+        human.decide(game.pending()[0].player)
+
+
+def seat_label(seat: int) -> str:
+    return f"P{seat + 1}"
+
+
+def outcome_line(result: dict) -> str:
+    """``winner: P2`` or ``tie: P1, P3``."""
+    names = ", ".join(seat_label(i) for i in result["winners"])
+    return f"{'tie' if len(result['winners']) > 1 else 'winner'}: {names}"
+
+
+# ---------------------------------------------------------------- logs
+
+def game_log(setup: Setup, game) -> dict:
+    """The JSON log of a finished game: enough to replay it."""
+    return {
+        "format": LOG_FORMAT,
+        "game": setup.rules.id,
+        "ruleset": setup.source,
+        "expansions": list(setup.rules.expansions),
+        "players": setup.players,
+        "seed": setup.seed,
+        "options": game.state["options"],
+        "seats": setup.seats,
+        "actions": game.state["history"],
+        "final": state_hash(game),
+        "result": game.result,
+    }
+
+
+def write_log(path: str, log: dict) -> None:
+    """One key per line, so a log reads (and diffs) well."""
+    lines = [f"  {json.dumps(k)}: {json.dumps(v, ensure_ascii=False)}" for k, v in log.items()]
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write("{\n" + ",\n".join(lines) + "\n}\n")
+
+
+def read_log(path: str) -> dict:
+    """A game log from a file; anything unusable is an I/O-style error."""
+    with open(path, encoding="utf-8") as handle:
+        text = handle.read()
+    try:
+        log = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CliError(f"{path} is not JSON: {exc}") from None
+    missing = [key for key in LOG_KEYS if not isinstance(log, dict) or key not in log]
+    if missing:
+        raise CliError(f"{path} is not a game log (missing {', '.join(missing)})")
+    if log.get("format", LOG_FORMAT) != LOG_FORMAT:
+        raise CliError(f"{path} has log format {log['format']}; this version reads {LOG_FORMAT}")
+    return log
+
+
+def replay(rules, log: dict):
+    """Re-run a log's actions; returns ``(game, None)`` or ``(game, failure message)``."""
+    from ..engine.game import Game, IllegalAction
+    from ..engine.values import RuleError
+    game = Game.new(rules, players=log["players"], seed=log["seed"], options=log["options"])
+    for number, action in enumerate(log["actions"], start=1):
+        try:
+            player, index = action
+            game.apply(player, index)
+        except (IllegalAction, RuleError, TypeError, ValueError) as exc:
+            return game, f"replay failed at step {number} ({_action(action)}): {exc}"
+    if state_hash(game) != log["final"]:
+        return game, (f"replay differs: the final state hashes to {state_hash(game)}, "
+                      f"the log says {log['final']}")
+    return game, None
+
+
+def _action(action) -> str:
+    try:
+        player, index = action
+        return f"{seat_label(player)} option {index}"
+    except (TypeError, ValueError):
+        return repr(action)
+
+
+# ---------------------------------------------------------------- simulation
+
+def simulate(setup: Setup, games: int, advance=lambda: None) -> dict:
+    """Play ``games`` games with seeds seed..seed+games-1; return the summary numbers."""
+    scores = [[] for _ in setup.seats]
+    wins = [0.0] * len(setup.seats)
+    decisions = 0
+    for n in range(games):
+        seed = setup.seed + n
+        game = Setup(setup.rules, setup.source, setup.players, seed, setup.options,
+                     setup.seats).new_game()
+        play(game, setup.bots(seed))
+        result = game.result
+        for seat, score in enumerate(result["scores"]):
+            scores[seat].append(score)
+        for seat in result["winners"]:
+            wins[seat] += 1 / len(result["winners"])
+        decisions += len(game.state["history"])
+        advance()
+    return summary(setup, games, scores, wins, decisions)
+
+
+def summary(setup: Setup, games: int, scores, wins, decisions) -> dict:
+    seats = []
+    for i, name in enumerate(setup.seats):
+        s = scores[i]
+        seats.append({"seat": seat_label(i), "bot": name, "wins": round(wins[i], 4),
+                      "average": round(sum(s) / len(s), 4) if s else None,
+                      "min": min(s) if s else None, "max": max(s) if s else None})
+    return {"game": setup.rules.id, "games": games, "players": setup.players,
+            "seed": setup.seed, "options": setup.options, "seats": seats,
+            "decisions_per_game": round(decisions / games, 4) if games else None}
