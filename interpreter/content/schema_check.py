@@ -1,0 +1,151 @@
+"""JSON Schema validation whose errors point into the YAML source.
+
+Every error jsonschema finds becomes a `Diagnostic` at the line and column of
+the offending key or value, with a "did you mean" hint where a near-miss
+spelling is likely.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError, best_match, relevance
+
+from interpreter.content.yaml_source import Locator
+from interpreter.diagnostics import Diagnostic, did_you_mean
+
+SCHEMA_DIR = Path(__file__).resolve().parents[2] / "schemas"
+
+_JSON_TYPES = [  # bool before int: True is an int in Python
+    (bool, "boolean"), (int, "integer"), (float, "number"), (str, "string"),
+    (list, "array"), (dict, "object"), (type(None), "null"),
+]
+
+
+@functools.cache
+def load_schema(name: str) -> dict:
+    """The schema `schemas/<name>.schema.json`, checked against its meta-schema (cached)."""
+    schema = json.loads((SCHEMA_DIR / f"{name}.schema.json").read_text(encoding="utf-8"))
+    Draft202012Validator.check_schema(schema)
+    return schema
+
+
+def check_schema(data: Any, schema: dict, locator: Locator) -> list[Diagnostic]:
+    """Every way `data` breaks `schema`, as diagnostics sorted by position."""
+    validator = Draft202012Validator(schema)  # no format_checker: formats are not asserted
+    found = {diag for error in validator.iter_errors(data) for diag in _diagnose(error, locator)}
+    return sorted(found, key=lambda d: (d.line or 0, d.col or 0, d.code, d.message))
+
+
+def _diagnose(error: ValidationError, locator: Locator) -> list[Diagnostic]:
+    """Diagnostics for one jsonschema error (several for several unknown keys)."""
+    path = tuple(error.absolute_path)
+    if error.validator in ("oneOf", "anyOf") and error.context:
+        if _all_type_errors_here(error):
+            return [_type_error(error, locator, _alternative_types(error.context))]
+        # best_match descends from the failed alternative into the sub-error
+        # that fits best; it stops at `error` itself when alternatives tie.
+        best = best_match([error])
+        return _diagnose(best if best is not error else min(error.context, key=relevance), locator)
+    if error.validator == "additionalProperties":
+        return _unknown_keys(error, locator)
+    if error.validator == "required":
+        return _missing_keys(error, locator)
+    if error.validator == "type":
+        return [_type_error(error, locator, _as_list(error.validator_value))]
+    if error.validator in ("enum", "const"):
+        return [_enum_error(error, locator)]
+    return [_at_value(locator, path, "schema-invalid", error.message)]
+
+
+def _unknown_keys(error: ValidationError, locator: Locator) -> list[Diagnostic]:
+    # jsonschema reports all unknown keys of a mapping in one error; give
+    # each its own diagnostic, pointing at the key itself.
+    path = tuple(error.absolute_path)
+    allowed = error.schema.get("properties", {})
+    patterns = error.schema.get("patternProperties", {})
+    unknown = [
+        key for key in error.instance
+        if key not in allowed
+        and not (isinstance(key, str) and any(re.search(pattern, key) for pattern in patterns))
+    ]
+    diags = []
+    for key in unknown:
+        line, col = locator.key_at(path + (key,))
+        message = f"unknown key {key!r} in {_where(path)}"
+        diags.append(Diagnostic("schema-unknown-key", message, locator.file, line, col,
+                                hint=did_you_mean(key, allowed)))
+    return diags
+
+
+def _missing_keys(error: ValidationError, locator: Locator) -> list[Diagnostic]:
+    # jsonschema yields one error per missing key but does not say which key;
+    # reporting every missing key for each is made unique by the caller's set.
+    path = tuple(error.absolute_path)
+    missing = [key for key in error.validator_value if key not in error.instance]
+    return [
+        _at_value(locator, path, "schema-missing-key", f"missing required key {key!r} in {_where(path)}")
+        for key in missing
+    ]
+
+
+def _type_error(error: ValidationError, locator: Locator, expected: list[str]) -> Diagnostic:
+    message = f"expected {' or '.join(expected)}, got {_describe(error.instance)}"
+    return _at_value(locator, tuple(error.absolute_path), "schema-type", message)
+
+
+def _enum_error(error: ValidationError, locator: Locator) -> Diagnostic:
+    allowed = [error.validator_value] if error.validator == "const" else list(error.validator_value)
+    choices = ", ".join(_show(value) for value in allowed)
+    expected = choices if len(allowed) == 1 else f"one of {choices}"
+    message = f"expected {expected}, got {_show(error.instance)}"
+    hint = did_you_mean(error.instance, allowed) if isinstance(error.instance, str) else None
+    return _at_value(locator, tuple(error.absolute_path), "schema-enum", message, hint)
+
+
+def _at_value(locator: Locator, path: tuple, code: str, message: str, hint: str | None = None) -> Diagnostic:
+    line, col = locator.at(path)
+    return Diagnostic(code, message, locator.file, line, col, hint=hint)
+
+
+def _all_type_errors_here(error: ValidationError) -> bool:
+    """Whether every alternative failed only on the type of the value itself."""
+    return all(sub.validator == "type" and not sub.relative_path for sub in error.context)
+
+
+def _alternative_types(errors: list[ValidationError]) -> list[str]:
+    names: list[str] = []
+    for sub in errors:
+        names += [name for name in _as_list(sub.validator_value) if name not in names]
+    return names
+
+
+def _as_list(value: Any) -> list:
+    return value if isinstance(value, list) else [value]
+
+
+def _describe(value: Any) -> str:
+    """A value's JSON type, followed by the value itself when it is short and scalar."""
+    kind = next((name for cls, name in _JSON_TYPES if isinstance(value, cls)), type(value).__name__)
+    return kind if isinstance(value, (list, dict, type(None))) else f"{kind} {_show(value)}"
+
+
+def _show(value: Any) -> str:
+    """A short rendering of a value, spelling true/false/null as YAML and JSON do."""
+    text = json.dumps(value) if isinstance(value, bool) or value is None else repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _where(path: tuple) -> str:
+    """A readable JSON-path-like name for a location, e.g. `items[3].effect`."""
+    if not path:
+        return "the top-level mapping"
+    text = ""
+    for part in path:
+        text += f"[{part}]" if isinstance(part, int) else f".{part}" if text else str(part)
+    return text
