@@ -58,7 +58,8 @@ def main() -> None:
     f, b = fronts(), backs()
     assert len(f) == len(b) == 108
     rng.shuffle(b)
-    lines = ["# The 108 plan cards (LR-COMP-01..03). The deck list is not printed in the",
+    lines = ["# yaml-language-server: $schema=../../../schemas/data/lairs.schema.json",
+             "# The 108 plan cards (LR-COMP-01..03). The deck list is not printed in the",
              "# rulebook (DATA-01): this one is assumed, written by tools/make_plan_cards.py.",
              "plan_cards:"]
     lines += [line(i + 1, front, back) for i, (front, back) in enumerate(zip(f, b))]
