@@ -174,9 +174,12 @@ def test_vscode_settings_map_every_schema():
     settings = json.loads((ROOT / ".vscode" / "settings.json").read_text(encoding="utf-8"))
     assert settings["yaml.customTags"] == []
     mapping = settings["yaml.schemas"]
-    assert {(ROOT / path).resolve() for path in mapping} == \
-        {(SCHEMAS / f"{kind}.schema.json").resolve() for kind in KINDS}
-    globs = {Path(path).name.split(".")[0]: patterns for path, patterns in mapping.items()}
+    kinds = {(ROOT / path).resolve() for path in mapping if "/data/" not in path}
+    assert kinds == {(SCHEMAS / f"{kind}.schema.json").resolve() for kind in KINDS}
+    for game in sorted(p.parent.name for p in manifests()):    # generated data schemas
+        assert f"./schemas/data/{game}.schema.json" in mapping
+    globs = {Path(path).name.split(".")[0]: patterns for path, patterns in mapping.items()
+             if "/data/" not in path}
     for manifest in manifests():
         matched = {p for pattern in globs["game"] for p in ROOT.glob(pattern)}
         assert manifest in matched
