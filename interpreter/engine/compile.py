@@ -76,6 +76,8 @@ def _generator(node):
     element, iterable = compiled(node.element), compiled(node.iterable)
     cond = compiled(node.cond) if node.cond is not None else None
 
+    stop_at = {"any": True, "all": False}.get(name)     # these may stop early
+
     def fn(ctx):
         items = iterable(ctx)
         if type(items) is not list:
@@ -87,7 +89,10 @@ def _generator(node):
             for item in items:
                 env[var] = item
                 if cond is None or cond(ctx):
-                    values.append(element(ctx))
+                    value = element(ctx)
+                    if stop_at is not None and bool(value) is stop_at:
+                        return stop_at
+                    values.append(value)
         finally:
             if saved is _MISSING:
                 env.pop(var, None)

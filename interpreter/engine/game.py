@@ -271,16 +271,14 @@ def _user_function(name, params, tree):
             raise RuleError(f"'{name}' takes {arity} values, got {len(args)}")
         me = ctx.env.get("self")
         seat = None if me is None else me["player"]
-        try:
-            key = (name, seat, *args)
-            memo = ctx.game.memo
-            if key in memo:
-                return memo[key]
-        except TypeError:                      # records among the arguments
-            key = (name, seat, *map(_frozen, args))
-            memo = ctx.game.memo
-            if key in memo:
-                return memo[key]
+        key = (name, seat, *args)
+        for arg in args:
+            if type(arg) in (dict, list):          # records among the arguments
+                key = (name, seat, *map(_frozen, args))
+                break
+        memo = ctx.game.memo
+        if key in memo:
+            return memo[key]
         env = dict(zip(params, args))
         env["self"] = me
         value = memo[key] = body(Ctx(ctx.game, env))

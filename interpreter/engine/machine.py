@@ -11,11 +11,9 @@ inline, compound ones push frames. Executors return ``WAIT`` to pause.
 """
 from __future__ import annotations
 
-import copy
-
 from ..dsl import ast
 from .evaluate import Ctx, evaluate
-from .values import RuleError, describe, seat
+from .values import RuleError, describe, plain_copy, seat
 
 WAIT = "wait"
 
@@ -217,7 +215,7 @@ def _simultaneously(game, th, frame, node):
         raise RuleError("'simultaneously' cannot be nested")
     env = th["envs"][-1]
     items = evaluate(node.iterable, Ctx(game, env))
-    flow["snapshot"] = copy.deepcopy(game.state["players"])
+    flow["snapshot"] = plain_copy(game.state["players"])
     threads = []
     for item in items:
         seat(item)

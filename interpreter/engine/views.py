@@ -9,9 +9,10 @@ was when the round began, so no answer is seen before all are in.
 """
 from __future__ import annotations
 
-import copy
+
 
 from .evaluate import Ctx, evaluate
+from .values import plain_copy
 
 
 def view(game, viewer: int) -> dict:
@@ -27,14 +28,14 @@ def view(game, viewer: int) -> dict:
     return {
         "game": state["game"],
         "you": viewer,
-        "vars": copy.deepcopy(state["vars"]),
+        "vars": plain_copy(state["vars"]),
         "zones": {name: _zone_view(game, spec, state["zones"][name], viewer, None, name)
                   for name, spec in game.rules.zones.items() if not spec.get("per_player")},
         "players": players,
         "decision": decision.to_dict() if decision else None,
         "waiting_for": sorted({d.player for d in game.pending()}),
         "log": [line["text"] for line in state["log"] if line["to"] is None or viewer in line["to"]],
-        "result": copy.deepcopy(state["result"]),
+        "result": plain_copy(state["result"]),
     }
 
 
@@ -54,12 +55,12 @@ def _player_view(game, viewer: int, i: int, data: dict) -> dict:
             out["counters"][name] = value
     for name, value in data["vars"].items():
         if _visible(game, f"player_vars:{name}", viewer, i):
-            out["vars"][name] = copy.deepcopy(value)
+            out["vars"][name] = plain_copy(value)
     for name, value in data["zones"].items():
         out["zones"][name] = _zone_view(game, rules.zones[name], value, viewer, i, name)
     for name, value in data["grids"].items():
         if _visible(game, f"grids:{name}", viewer, i):
-            out["grids"][name] = copy.deepcopy(value)
+            out["grids"][name] = plain_copy(value)
     return out
 
 
@@ -78,5 +79,5 @@ def _zone_view(game, spec: dict, cards: list, viewer: int, owner: int | None, na
         out["top"] = cards[0]
     if cards and spec.get("top_fields"):
         record = game.rules.entities.get(cards[0], {})
-        out["top_fields"] = {f: copy.deepcopy(record.get(f)) for f in spec["top_fields"]}
+        out["top_fields"] = {f: plain_copy(record.get(f)) for f in spec["top_fields"]}
     return out
