@@ -407,6 +407,9 @@ def _parser_diagnostic(error: yaml.YAMLError, file: str, text: str, locator: Loc
             message += f" ({error.context})"
         if mark is None:
             return Diagnostic("yaml-syntax", message, file, 1, 1)
+        if "maximum nesting depth" in message:       # libyaml's own limit (PyYAML >= 6.0.4)
+            return Diagnostic("yaml-too-deep", f"nesting deeper than {MAX_DEPTH} levels",
+                              file, mark.line + 1, mark.column + 1)
         tab = text[mark.index : mark.index + 1] == "\t"
         hint = "indent with spaces: YAML does not allow tabs here" if tab else None
         return Diagnostic("yaml-syntax", message, file, mark.line + 1, mark.column + 1, hint=hint)
