@@ -228,9 +228,8 @@ def dsl(game, text, expression):
                                         exc.end_col, exc.hint)])
     problems = check(tree, rules.vocabulary())
     if problems:
-        _dsl_fail(text, [Diagnostic(p.code, p.message, "<dsl>", p.node.line, p.node.col,
-                                    p.node.end_col if p.node.end_line == p.node.line else None,
-                                    p.hint) for p in problems])
+        _dsl_fail(text, [Diagnostic(p.code, p.message, "<dsl>", *p.span(), p.hint)
+                         for p in problems])
     click.echo(explain(tree))
 
 
