@@ -48,7 +48,8 @@ def run(game) -> None:
         if main["pending"] is not None:
             return
         if not main["frames"]:
-            game.finish()
+            if not game.over:
+                game.finish()
             return
         _run_thread(game, main)
         if main["pending"] is not None:
@@ -58,8 +59,10 @@ def run(game) -> None:
 def run_alone(game, th: dict) -> None:
     """Run a side thread to its end; it may not stop for a decision."""
     saved = game.thread
-    _run_thread(game, th)
-    game.thread = saved
+    try:
+        _run_thread(game, th)
+    finally:
+        game.thread = saved
     if th["frames"]:
         raise RuleError("statements run directly cannot ask for a decision")
 
