@@ -144,3 +144,25 @@ def test_options_are_checked(lairs):
         Game.new(lairs, players=3, options={"board": "submarine"})
     with pytest.raises(ValueError, match="2 to 12 players"):
         Game.new(lairs, players=13)
+
+
+def test_random_play_reaches_every_mechanic(lairs):
+    """A mechanic no random game ever reaches is probably unreachable (a content bug)."""
+    seen = {"gadget owned": 0, "gadget used": 0, "ability used": 0, "mission done": 0,
+            "wall built": 0, "secret stolen": 0, "guard neutralised": 0, "trap triggered": 0,
+            "bonus action": 0}
+    for seed in range(6):
+        game = Game.new(lairs, players=4, seed=seed, options={"board": BOARDS[seed % 4]})
+        play(game, seed)
+        for p in game.state["players"]:
+            v = p["vars"]
+            seen["gadget owned"] += bool(v["kit"])
+            seen["gadget used"] += any(u in v["kit"] for u in v["used"])
+            seen["ability used"] += "ability" in v["used"]
+            seen["mission done"] += bool(v["missions_done"])
+            seen["wall built"] += bool(p["grids"]["lair"]["walls"])
+            seen["secret stolen"] += v["stolen_value"] > 0
+            seen["guard neutralised"] += v["guards_down"] > 0
+            seen["trap triggered"] += v["traps_hit"] > 0
+            seen["bonus action"] += v["bonus_used"] > 0
+    assert all(seen.values()), seen

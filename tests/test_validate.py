@@ -154,3 +154,9 @@ def test_all_problems_are_reported_together(copy):
     edit(copy / "data/missions.yaml", "condition: self.mov >= 10", "condition: self.mvo >= 10")
     codes = sorted(d.code for d in problems(copy))
     assert codes == ["dsl-unknown-attribute", "dsl-unknown-counter"]
+
+
+def test_a_name_declared_twice(copy):
+    edit(copy / "components.yaml", "  kit: {default: []}", "  kit: {default: []}\n  gadgets: {default: []}")
+    diag = only(copy, "duplicate-name")
+    assert "'gadgets'" in diag.message

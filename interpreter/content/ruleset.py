@@ -278,6 +278,8 @@ def _declare(rules: Ruleset, components: Source, overlays, problems: Problems) -
             declare(name, "const", {"grid": name, "of": None}, ("grids", name))
     for name, value in rules.constants.items():
         declare(name, "const", value, ("constants", name))
+    for name in rules.table_specs:                   # a table's name lists its record ids
+        declare(name, "table", None, ("tables", name))
     for name in BUILTIN_NAMES:
         names[name] = ("builtin", _BUILTINS[name])
 

@@ -136,8 +136,6 @@ def _check_references(rules, problems) -> None:
         fields = rules.table_specs[table].get("fields", {})
         _check_value(rules, rules.entities[rid], {"record": fields}, src, path, problems)
     for table in rules.table_specs:
-        if table in rules.names:
-            continue
         rules.names[table] = ("const", rules.tables[table])
 
 

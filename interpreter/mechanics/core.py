@@ -125,8 +125,8 @@ def flatten(ctx, args):
 
 
 def text(ctx, args):
-    """text(A, B, ...): the values written out, separated by spaces"""
-    return " ".join(describe(a) for a in args)
+    """text(A, B, ...): the values written out, separated by spaces (empty ones left out)"""
+    return " ".join(word for word in map(describe, args) if word)
 
 
 def get(ctx, args):
