@@ -274,11 +274,16 @@ def _user_function(name, params, tree):
         key = (name, seat, *args)
         for arg in args:
             if type(arg) in (dict, list):          # records among the arguments
-                key = (name, seat, *map(_frozen, args))
+                key = (name, seat, *[tuple(a.items()) if type(a) is dict else a for a in args])
                 break
         memo = ctx.game.memo
-        if key in memo:
-            return memo[key]
+        try:
+            if key in memo:
+                return memo[key]
+        except TypeError:                          # nested records: freeze them all the way
+            key = (name, seat, *map(_frozen, args))
+            if key in memo:
+                return memo[key]
         env = dict(zip(params, args))
         env["self"] = me
         value = memo[key] = body(Ctx(ctx.game, env))
