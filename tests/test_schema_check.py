@@ -191,3 +191,16 @@ def test_load_schema_reads_and_caches(tmp_path, monkeypatch):
 
 def test_schema_dir_is_at_the_repository_root():
     assert schema_check.SCHEMA_DIR == schema_check.Path(__file__).resolve().parents[1] / "schemas"
+
+
+def test_a_key_no_alternative_knows_is_named_with_a_hint():
+    schema = {"oneOf": [
+        {"type": "object", "additionalProperties": False, "required": ["choose"],
+         "properties": {"player": {"type": "integer"}, "choose": {"type": "integer"}}},
+        {"type": "object", "additionalProperties": False, "required": ["expect"],
+         "properties": {"expect": {"type": "string"}}},
+    ]}
+    data, locator = load_yaml_text("{player: 1, chooze: 0}\n", "step.yaml")
+    [diag] = check_schema(data, schema, locator)
+    assert (diag.code, diag.line, diag.col) == ("schema-unknown-key", 1, 13)
+    assert diag.hint == "did you mean 'choose'?"

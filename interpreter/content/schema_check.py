@@ -48,6 +48,9 @@ def _diagnose(error: ValidationError, locator: Locator) -> list[Diagnostic]:
     if error.validator in ("oneOf", "anyOf") and error.context:
         if _all_type_errors_here(error):
             return [_type_error(error, locator, _alternative_types(error.context))]
+        strangers = _keys_no_alternative_knows(error, locator)
+        if strangers:
+            return strangers
         # best_match descends from the failed alternative into the sub-error
         # that fits best; it stops at `error` itself when alternatives tie.
         best = best_match([error])
@@ -61,6 +64,25 @@ def _diagnose(error: ValidationError, locator: Locator) -> list[Diagnostic]:
     if error.validator in ("enum", "const"):
         return [_enum_error(error, locator)]
     return [_at_value(locator, path, "schema-invalid", error.message)]
+
+
+def _keys_no_alternative_knows(error: ValidationError, locator: Locator) -> list[Diagnostic]:
+    """For a mapping that fits no alternative: the keys none of them allows (likely typos)."""
+    if not isinstance(error.instance, dict):
+        return []
+    branches = [b for b in error.validator_value if isinstance(b, dict) and "properties" in b]
+    if len(branches) != len(error.validator_value) or \
+            not all(b.get("additionalProperties") is False for b in branches):
+        return []
+    known = {key for b in branches for key in b["properties"]}
+    path = tuple(error.absolute_path)
+    diags = []
+    for key in error.instance:
+        if key not in known:
+            line, col = locator.key_at(path + (key,))
+            diags.append(Diagnostic("schema-unknown-key", f"unknown key {key!r} in {_where(path)}",
+                                    locator.file, line, col, hint=did_you_mean(key, sorted(known))))
+    return diags
 
 
 def _unknown_keys(error: ValidationError, locator: Locator) -> list[Diagnostic]:
