@@ -66,12 +66,15 @@ def view_lines(game, seat: int, log: list[str]) -> list[str]:
     lines = [f"--- P{seat + 1} to decide ---"]
     if log:
         lines += ["log:"] + [f"  {text}" for text in log]
-    lines += _own_lines(rules, view["players"][seat])
-    lines += _table_lines(view)
+    name_of = _namer(rules)
+    lines += _own_lines(rules, view["players"][seat], name_of)
+    lines += _table_lines(view, name_of)
     others = [p for p in view["players"] if p["seat"] != seat]
     if others:
         lines.append("others:")
-        lines += [f"  {_other_line(p)}" for p in others]
+        for player in others:
+            lines.append(f"  {_other_line(player, name_of)}")
+            lines += _grid_lines(rules, player, indent="    ")
     decision = view["decision"]
     lines.append(f"P{seat + 1}: {decision['prompt']}")
     lines += render.options(decision)
@@ -79,32 +82,47 @@ def view_lines(game, seat: int, log: list[str]) -> list[str]:
     return lines
 
 
-def _own_lines(rules, me: dict) -> list[str]:
+def _namer(rules):
+    """Content ids as players read them: the record's printed name, if it has one."""
+    def name_of(item):
+        record = rules.entities.get(item) if isinstance(item, str) else None
+        return record["name"] if isinstance(record, dict) and record.get("name") else str(item)
+    return name_of
+
+
+def _own_lines(rules, me: dict, name_of) -> list[str]:
     lines = [f"you (P{me['seat'] + 1}): {render.pairs(me['counters'])}"]
     if any(v not in (None, [], {}, "") for v in me["vars"].values()):
         lines.append(f"  {render.pairs(me['vars'], skip_empty=True)}")
     for name, value in me["zones"].items():
-        lines.append(f"  {name}: {render.zone(value)}")
-    for name, data in me["grids"].items():
-        lines.append(f"  {name}:")
-        lines += ["  " + line for line in render.draw_grid(data, rules.grids.get(name),
+        lines.append(f"  {name}: {render.zone(value, name_of)}")
+    return lines + _grid_lines(rules, me, indent="  ")
+
+
+def _grid_lines(rules, player: dict, indent: str) -> list[str]:
+    """Every grid of this player the view shows, drawn."""
+    lines = []
+    for name, data in player["grids"].items():
+        lines.append(f"{indent}{name}:")
+        lines += [indent + line for line in render.draw_grid(data, rules.grids.get(name),
                                                              _item_names(rules, data))]
     return lines
 
 
-def _table_lines(view: dict) -> list[str]:
+def _table_lines(view: dict, name_of) -> list[str]:
     lines = []
     if view["vars"]:
         lines.append(f"table: {render.pairs(view['vars'], skip_empty=True)}")
     for name, value in view["zones"].items():
-        lines.append(f"  {name}: {render.zone(value)}")
+        lines.append(f"  {name}: {render.zone(value, name_of)}")
     return lines
 
 
-def _other_line(player: dict) -> str:
+def _other_line(player: dict, name_of) -> str:
     parts = [render.pairs(player["counters"])]
-    parts += [f"{name} {render.zone(value)}" for name, value in player["zones"].items()]
-    parts += [f"{name} {render.grid_summary(data)}" for name, data in player["grids"].items()]
+    parts += [f"{name} {render.zone(value, name_of)}" for name, value in player["zones"].items()]
+    if player["vars"]:
+        parts.append(render.pairs(player["vars"], skip_empty=True))
     return f"P{player['seat'] + 1}: " + "; ".join(parts)
 
 

@@ -53,15 +53,18 @@ def pairs(values: dict, skip_empty: bool = False) -> str:
     return ", ".join(f"{k} {short(v)}" for k, v in items) or "-"
 
 
-def zone(value) -> str:
-    """One zone from a view: its cards, its top card, or just how many."""
+def zone(value, name_of=str) -> str:
+    """One zone from a view: its cards, its top card, or just how many.
+
+    ``name_of`` turns a content id into what a player reads (its printed name).
+    """
     if isinstance(value, list):                       # a numbered group of zones
-        return "; ".join(f"#{i + 1}: {zone(z)}" for i, z in enumerate(value))
+        return "; ".join(f"#{i + 1}: {zone(z, name_of)}" for i, z in enumerate(value))
     if "cards" in value:
-        return short(value["cards"]) if value["cards"] else "empty"
+        return short([name_of(c) for c in value["cards"]]) if value["cards"] else "empty"
     text = f"{value.get('count', 0)} card(s)"
     if "top" in value:
-        text += f", top {short(value['top'])}"
+        text += f", top {short(name_of(value['top']))}"
     if value.get("top_fields"):
         text += f" ({pairs(value['top_fields'])})"
     return text
@@ -74,6 +77,11 @@ def options(decision: dict) -> list[str]:
 
 
 # ---------------------------------------------------------------- grids
+
+def column_letter(c: int) -> str:
+    """A, B, C ... for columns 1, 2, 3 (the engine's room names use the same letters)."""
+    return "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[c - 1] if 1 <= c <= 26 else str(c)
+
 
 def grid_size(data: dict, spec: dict | None = None) -> tuple[int, int]:
     """Rows and columns: declared in ``spec`` or, failing that, the largest used."""
@@ -169,7 +177,8 @@ def draw_grid(data: dict, spec: dict | None = None, names: dict | None = None) -
         mark = marks[room_tags[(r, c)][0]] if (r, c) in room_tags else ""
         return f" {text:<3}{mark:<1}"
 
-    lines = [("    " + "".join(f"{c:^{CELL + 1}}" for c in range(1, cols + 1))).rstrip()]
+    # Columns are lettered as option labels name rooms ("B3": column 2, row 3).
+    lines = [("    " + "".join(f"{column_letter(c):^{CELL + 1}}" for c in range(1, cols + 1))).rstrip()]
     lines.append("   +" + ("-" * CELL + "+") * cols)
     for r in range(1, rows + 1):
         row = f"{r:>2} |"
