@@ -8,7 +8,7 @@ source of truth for error messages and explanations.
 from __future__ import annotations
 
 from ..dsl import ast
-from .values import RuleError, describe
+from .values import RuleError, describe, items_of
 
 
 def compiled(node):
@@ -56,7 +56,7 @@ def _attribute(node):
 def _index(node):
     from .evaluate import index
     obj, key = compiled(node.obj), compiled(node.key)
-    return lambda ctx: index(obj(ctx), key(ctx))
+    return lambda ctx: index(obj(ctx), key(ctx), ctx.game.state)
 
 
 def _function(node):
@@ -67,7 +67,12 @@ def _function(node):
         function = ctx.game.functions.get(name)
         if function is None:
             raise RuleError(f"unknown function '{name}'")
-        return function(ctx, [a(ctx) for a in args])
+        values = [a(ctx) for a in args]
+        try:
+            return function(ctx, values)
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
+            # a general function given the wrong kind of value: a content error
+            raise RuleError(f"{name}({', '.join(map(describe, values))}): {exc}") from None
     return fn
 
 
@@ -79,7 +84,7 @@ def _generator(node):
     stop_at = {"any": True, "all": False}.get(name)     # these may stop early
 
     def fn(ctx):
-        items = iterable(ctx)
+        items = items_of(iterable(ctx), ctx.game.state)
         if type(items) is not list:
             raise RuleError(f"'for' needs a list, got {describe(items)}")
         env = ctx.env
@@ -98,7 +103,10 @@ def _generator(node):
                 env.pop(var, None)
             else:
                 env[var] = saved
-        return ctx.game.functions[name](ctx, [values])
+        try:
+            return ctx.game.functions[name](ctx, [values])
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
+            raise RuleError(f"{name}(...): {exc}") from None
     return fn
 
 
@@ -152,6 +160,11 @@ def _container(value):
 
 def _binop(node):
     left, right, op = compiled(node.left), compiled(node.right), _BINARY[node.op]
+    if node.op in ("==", "!=", "in", "not in", "+"):       # zones compare by their cards
+        def fn(ctx):
+            state = ctx.game.state
+            return op(items_of(left(ctx), state), items_of(right(ctx), state))
+        return fn
     return lambda ctx: op(left(ctx), right(ctx))
 
 

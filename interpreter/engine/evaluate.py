@@ -8,7 +8,7 @@ grids, rooms, content records and plain records.
 from __future__ import annotations
 
 from .compile import compiled
-from .values import RuleError, describe, is_player, player
+from .values import RuleError, describe, is_player, player, zone_list
 
 
 class Ctx:
@@ -53,7 +53,7 @@ def lookup(name: str, ctx: Ctx):
     if tag == "var":
         return state["vars"][name]
     if tag == "zone":
-        return state["zones"][name]
+        return {"zone": name, "of": None}
     if tag == "mine":                       # a per-player declaration, for self
         return player_attribute(ctx.me, name, ctx)
     if tag == "builtin":
@@ -63,10 +63,12 @@ def lookup(name: str, ctx: Ctx):
 
 def player_attribute(i: int, name: str, ctx: Ctx):
     data = ctx.player_data(i)
-    for part in ("counters", "vars", "zones"):
+    for part in ("counters", "vars"):
         section = data[part]
         if name in section:
             return section[name]
+    if name in data["zones"]:
+        return {"zone": name, "of": i}
     if name in data["grids"]:
         return {"grid": name, "of": i}
     builtin = PLAYER_BUILTINS.get(name)
@@ -131,8 +133,16 @@ def _field(value, record_id: str, ctx: Ctx):
 
 # ---------------------------------------------------------------- indexing
 
-def index(container, key):
+def index(container, key, state=None):
     """``container[key]``: lists count from 1, as rules do; records by field name."""
+    if type(container) is dict and "zone" in container and state is not None:
+        if "n" not in container and type(key) is int:
+            live = zone_list(state, container)
+            if live and type(live[0]) is list:              # pile[2]: one zone of a group
+                if not 1 <= key <= len(live):
+                    raise RuleError(f"index {key} is outside 1..{len(live)}")
+                return dict(container, n=key)
+        container = list(zone_list(state, container))
     if type(container) is list:
         if type(key) is not int or not 1 <= key <= len(container):
             raise RuleError(f"index {describe(key)} is outside 1..{len(container)}")

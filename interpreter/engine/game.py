@@ -94,7 +94,8 @@ class Game:
         return cls(rules, state)
 
     def to_json(self) -> str:
-        return json.dumps(self.state, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        # Key order is kept (not sorted), so records read back exactly as they were.
+        return json.dumps(self.state, separators=(",", ":"), ensure_ascii=False)
 
     @classmethod
     def from_json(cls, rules, text: str) -> "Game":
@@ -273,17 +274,12 @@ def _user_function(name, params, tree):
         seat = None if me is None else me["player"]
         key = (name, seat, *args)
         for arg in args:
-            if type(arg) in (dict, list):          # records among the arguments
-                key = (name, seat, *[tuple(a.items()) if type(a) is dict else a for a in args])
+            if type(arg) in (dict, list, bool):    # records, or true/false (== 1/0 as keys)
+                key = (name, seat, *map(_frozen, args))
                 break
         memo = ctx.game.memo
-        try:
-            if key in memo:
-                return memo[key]
-        except TypeError:                          # nested records: freeze them all the way
-            key = (name, seat, *map(_frozen, args))
-            if key in memo:
-                return memo[key]
+        if key in memo:
+            return memo[key]
         env = dict(zip(params, args))
         env["self"] = me
         value = memo[key] = body(Ctx(ctx.game, env))
@@ -295,9 +291,11 @@ def _frozen(value):
     """A hashable stand-in for a value (rooms and other small records)."""
     kind = type(value)
     if kind is dict:
-        return tuple((k, _frozen(v)) for k, v in value.items())
+        return ("{}",) + tuple((k, _frozen(v)) for k, v in value.items())
     if kind is list:
-        return tuple(_frozen(v) for v in value)
+        return ("[]",) + tuple(_frozen(v) for v in value)
+    if kind is bool:
+        return ("bool", value)
     return value
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ..dsl import ast
 from .evaluate import Ctx, evaluate
-from .values import RuleError, describe, plain_copy, seat
+from .values import RuleError, describe, items_of, plain_copy, seat
 
 WAIT = "wait"
 
@@ -155,7 +155,10 @@ def _break(game, th):
         frame = frames.pop()
         if frame.get("call"):
             raise RuleError("'break' outside a loop")
-        if nodes[frame["n"]].__class__ in (ast.ForEach, ast.While):
+        kind = nodes[frame["n"]].__class__
+        if kind is ast.As and "saved" in frame:          # leaving 'as p:' gives self back
+            th["envs"][-1]["self"] = frame["saved"]
+        if kind in (ast.ForEach, ast.While):
             return None
     raise RuleError("'break' outside a loop")
 
@@ -175,7 +178,7 @@ def _if(game, th, frame, node):
 def _for_each(game, th, frame, node):
     items = frame.get("items")
     if items is None:
-        value = evaluate(node.iterable, ctx_of(game, th))
+        value = items_of(evaluate(node.iterable, ctx_of(game, th)), game.state)
         if type(value) is not list:
             raise RuleError(f"'for each' needs a list, got {describe(value)}")
         items = frame["items"] = list(value)
@@ -217,7 +220,7 @@ def _simultaneously(game, th, frame, node):
     if th is not flow["main"]:
         raise RuleError("'simultaneously' cannot be nested")
     env = th["envs"][-1]
-    items = evaluate(node.iterable, Ctx(game, env))
+    items = items_of(evaluate(node.iterable, Ctx(game, env)), game.state)
     flow["snapshot"] = plain_copy(game.state["players"])
     threads = []
     for item in items:
@@ -261,7 +264,7 @@ def _choose_in(game, th, frame, node):
     if "answer" not in frame:
         ctx = ctx_of(game, th)
         env = ctx.env
-        values = evaluate(node.iterable, ctx)
+        values = items_of(evaluate(node.iterable, ctx), game.state)
         if type(values) is not list:
             raise RuleError(f"'choose' needs a list, got {describe(values)}")
         options, labels = [], []

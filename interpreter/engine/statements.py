@@ -34,8 +34,12 @@ def gain(game, ctx: Ctx, node) -> None:
 
 
 def spend(game, ctx: Ctx, node) -> None:
+    """All or nothing: every amount is checked before any is paid."""
     i = _who(node, ctx)
-    for name, count in _amounts(node, ctx):
+    amounts = list(_amounts(node, ctx))
+    for name, count in amounts:
+        game.counters.check_spend(i, name, count)
+    for name, count in amounts:
         game.counters.spend(i, name, count)
 
 

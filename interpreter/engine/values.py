@@ -8,6 +8,10 @@ the game are small records, so they survive a JSON round trip unchanged:
   a room     {"grid": "lair", "of": 2, "r": 3, "c": 4}
   a side     {"grid": "lair", "of": 2, "r": 3, "c": 4, "side": "e"}
   an effect  {"effect": "<program key>"}
+  a zone     {"zone": "hand", "of": 2}  (a numbered one adds "n": 1)
+
+A zone is always referred to, never copied into a value: only the zone verbs
+touch its list in the state, so no local, frame or option can alias it.
 
 Content records (cards, boards, ...) are referred to by their id string.
 """
@@ -43,6 +47,29 @@ def plain_copy(value):
     return value
 
 
+def is_zone(value) -> bool:
+    return type(value) is dict and "zone" in value
+
+
+def zone_list(state: dict, ref: dict) -> list:
+    """The live list of a zone reference (a numbered group gives its list of lists)."""
+    of = ref.get("of")
+    zones = state["zones"] if of is None else state["players"][of]["zones"]
+    live = zones[ref["zone"]]
+    n = ref.get("n")
+    return live if n is None else live[n - 1]
+
+
+def items_of(value, state: dict):
+    """What iterating over a value gives: a zone's ids (copied), a group's zones, a list."""
+    if type(value) is dict and "zone" in value:
+        live = zone_list(state, value)
+        if "n" not in value and live and type(live[0]) is list:
+            return [dict(value, n=k) for k in range(1, len(live) + 1)]
+        return list(live)
+    return value
+
+
 def describe(value) -> str:
     """A short readable label for any value (option labels, log lines)."""
     if type(value) is dict:
@@ -54,6 +81,9 @@ def describe(value) -> str:
             return room_name(value)
         if "effect" in value:
             return value["effect"]
+        if "zone" in value:
+            owner = "" if value.get("of") is None else f"P{value['of'] + 1}'s "
+            return f"{owner}{value['zone']}" + (f" #{value['n']}" if "n" in value else "")
         return "{" + ", ".join(f"{k}: {describe(v)}" for k, v in value.items()) + "}"
     if type(value) is list:
         return "[" + ", ".join(describe(v) for v in value) + "]"

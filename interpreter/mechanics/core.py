@@ -1,10 +1,12 @@
 """General functions of the effect language: counting, comparing, choosing."""
 from __future__ import annotations
 
-from ..engine.values import RuleError, describe
+from ..engine.values import RuleError, describe, items_of
 
 
-def _list(value, fn: str) -> list:
+def _list(value, fn: str, ctx=None) -> list:
+    if ctx is not None:
+        value = items_of(value, ctx.game.state)
     if type(value) is not list:
         raise RuleError(f"{fn}() needs a list, got {describe(value)}")
     return value
@@ -12,23 +14,23 @@ def _list(value, fn: str) -> list:
 
 def count(ctx, args):
     """count(LIST) / count(x for x in LIST if COND): how many"""
-    return len(_list(args[0], "count"))
+    return len(_list(args[0], "count", ctx))
 
 
 def total(ctx, args):
     """sum(LIST): the total of numbers (0 for an empty list)"""
-    return sum(_list(args[0], "sum"))
+    return sum(_list(args[0], "sum", ctx))
 
 
 def largest(ctx, args):
     """max(LIST) or max(A, B, ...): the largest (none for an empty list)"""
-    values = _list(args[0], "max") if len(args) == 1 else args
+    values = _list(args[0], "max", ctx) if len(args) == 1 else args
     return max(values) if values else None
 
 
 def smallest(ctx, args):
     """min(LIST) or min(A, B, ...): the smallest (none for an empty list)"""
-    values = _list(args[0], "min") if len(args) == 1 else args
+    values = _list(args[0], "min", ctx) if len(args) == 1 else args
     return min(values) if values else None
 
 
@@ -47,22 +49,22 @@ def absolute(ctx, args):
 
 def first(ctx, args):
     """first(LIST): the first item, or none"""
-    items = _list(args[0], "first")
+    items = _list(args[0], "first", ctx)
     return items[0] if items else None
 
 
 def with_most(ctx, args):
     """with_most(ITEMS, VALUES): the items whose value is the largest"""
-    return _extreme(args, max)
+    return _extreme(ctx, args, max)
 
 
 def with_least(ctx, args):
     """with_least(ITEMS, VALUES): the items whose value is the smallest"""
-    return _extreme(args, min)
+    return _extreme(ctx, args, min)
 
 
-def _extreme(args, pick):
-    items, values = _list(args[0], "with_most"), _list(args[1], "with_most")
+def _extreme(ctx, args, pick):
+    items, values = _list(args[0], "with_most", ctx), _list(args[1], "with_most", ctx)
     if len(items) != len(values):
         raise RuleError("with_most()/with_least() need lists of the same length")
     if not items:
@@ -73,18 +75,18 @@ def _extreme(args, pick):
 
 def any_of(ctx, args):
     """any(LIST): true if some item is true"""
-    return any(_list(args[0], "any"))
+    return any(_list(args[0], "any", ctx))
 
 
 def all_of(ctx, args):
     """all(LIST): true if every item is true"""
-    return all(_list(args[0], "all"))
+    return all(_list(args[0], "all", ctx))
 
 
 def unique(ctx, args):
     """unique(LIST): the items without repeats, in first-seen order"""
     out = []
-    for item in _list(args[0], "unique"):
+    for item in _list(args[0], "unique", ctx):
         if item not in out:
             out.append(item)
     return out
@@ -113,14 +115,14 @@ def effect(ctx, args):
 
 def as_list(ctx, args):
     """list(x for x in LIST if COND): the collected items"""
-    return list(_list(args[0], "list"))
+    return list(_list(args[0], "list", ctx))
 
 
 def flatten(ctx, args):
     """flatten(LISTS): one list of all their items"""
     out = []
-    for part in _list(args[0], "flatten"):
-        out.extend(_list(part, "flatten"))
+    for part in _list(args[0], "flatten", ctx):
+        out.extend(_list(part, "flatten", ctx))
     return out
 
 

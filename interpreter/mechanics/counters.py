@@ -26,26 +26,28 @@ class Counters:
     def gain(self, i: int, name: str, amount: int) -> int:
         """Add up to ``amount``; returns what was really added."""
         counters = self._section(i, name)
-        spec = self.defs[name]
-        cap = spec.get("earn_cap")
-        if cap is not None:
+        room = self.headroom(i, name)
+        if room is not None:
+            amount = max(0, min(amount, room))
+        if self.defs[name].get("earn_cap") is not None:     # only what was really added counts
             earned = self.game.state["players"][i]["earned"]
-            amount = max(0, min(amount, cap - earned.get(name, 0)))
             earned[name] = earned.get(name, 0) + amount
-        top = spec.get("max")
-        if top is not None:
-            amount = max(0, min(amount, top - counters[name]))
         counters[name] += amount
         if amount:
             self.game.log(f"P{i + 1} gains {amount} {name}")
         return amount
 
-    def spend(self, i: int, name: str, amount: int) -> None:
-        """Pay ``amount``; refused (a content error) if it would go below the floor."""
+    def check_spend(self, i: int, name: str, amount: int) -> None:
+        """Refuse (a content error) a payment that would go below the floor."""
         counters = self._section(i, name)
         floor = self.defs[name].get("min")
         if floor is not None and counters[name] - amount < floor:
             raise RuleError(f"P{i + 1} cannot spend {amount} {name} (has {counters[name]})")
+
+    def spend(self, i: int, name: str, amount: int) -> None:
+        """Pay ``amount``; refused if it would go below the floor."""
+        self.check_spend(i, name, amount)
+        counters = self._section(i, name)
         counters[name] -= amount
         if amount:
             self.game.log(f"P{i + 1} spends {amount} {name}")

@@ -7,18 +7,22 @@ components, globally or per player, single or as a numbered group
 from __future__ import annotations
 
 from ..engine import rng
-from ..engine.values import RuleError, describe
+from ..engine.values import RuleError, describe, is_zone, items_of, zone_list
 
 
-def _zone(value, what: str) -> list:
-    if type(value) is not list:
+def _zone(ctx, value, what: str) -> list:
+    """The live list behind a zone reference (verbs are the only writers)."""
+    if not is_zone(value):
         raise RuleError(f"{what} must be a zone, got {describe(value)}")
-    return value
+    live = zone_list(ctx.game.state, value)
+    if live and type(live[0]) is list:
+        raise RuleError(f"{what} is a numbered group: name one of it, like {value['zone']}[1]")
+    return live
 
 
 def shuffle(ctx, arg, kw) -> None:
     """shuffle ZONE"""
-    zone = _zone(arg, "'shuffle'")
+    zone = _zone(ctx, arg, "'shuffle'")
     state = ctx.game.state
     state["rng"] = rng.shuffle(state["rng"], zone)
     ctx.game.log(f"shuffled {len(zone)} cards")
@@ -26,10 +30,10 @@ def shuffle(ctx, arg, kw) -> None:
 
 def move(ctx, arg, kw) -> None:
     """move N from ZONE to ZONE (from the top) / move ID from ZONE to ZONE"""
-    source = _zone(kw.get("from"), "'from'")
-    target = _zone(kw.get("to"), "'to'")
+    source = _zone(ctx, kw.get("from"), "'from'")
+    target = _zone(ctx, kw.get("to"), "'to'")
     if type(arg) is int:
-        if arg > len(source):
+        if not 0 <= arg <= len(source):
             raise RuleError(f"cannot move {arg} from a zone of {len(source)}")
         taken = source[:arg]
         del source[:arg]
@@ -43,9 +47,10 @@ def move(ctx, arg, kw) -> None:
 
 def split(ctx, arg, kw) -> None:
     """split ZONE into GROUP: deal every card round-robin into the numbered zones"""
-    source = _zone(arg, "'split'")
-    group = kw.get("into")
-    if type(group) is not list or not all(type(z) is list for z in group) or not group:
+    source = _zone(ctx, arg, "'split'")
+    into = kw.get("into")
+    group = zone_list(ctx.game.state, into) if is_zone(into) and "n" not in into else None
+    if not group or not all(type(z) is list for z in group):
         raise RuleError("'split ... into' needs a numbered group of zones")
     for i, card in enumerate(source):
         group[i % len(group)].append(card)
@@ -54,20 +59,23 @@ def split(ctx, arg, kw) -> None:
 
 def top(ctx, args):
     """top(ZONE): the top item, or none when empty"""
-    zone = _zone(args[0], "top()")
+    zone = _zone(ctx, args[0], "top()")
     return zone[0] if zone else None
 
 
 def arrange(ctx, arg, kw) -> None:
     """arrange ZONE to LIST: put these ids on top of ZONE, in order, from wherever they are"""
-    target = _zone(arg, "'arrange'")
-    wanted = kw.get("to")
+    target = _zone(ctx, arg, "'arrange'")
+    wanted = items_of(kw.get("to"), ctx.game.state)
     if type(wanted) is not list:
         raise RuleError("'arrange ... to' needs a list of ids")
-    for card in wanted:
-        holder = _find(ctx.game.state, card)
+    holders = [_find(ctx.game.state, card) for card in wanted]   # check all before moving any
+    for card, holder in zip(wanted, holders):
         if holder is None:
             raise RuleError(f"{describe(card)} is in no zone")
+    if len(set(wanted)) != len(wanted):
+        raise RuleError("'arrange' names a card twice")
+    for card, holder in zip(wanted, holders):
         holder.remove(card)
     target[0:0] = wanted
 
