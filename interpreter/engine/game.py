@@ -149,7 +149,7 @@ class Game:
         index = self._index(choice, labels)
         self.state["history"].append([player, index])
         self.thread = th
-        self.log(f"P{player + 1} chose: {labels[index]}", private=True)
+        self.log(f"P{player + 1} chose: {labels[index]}", to=[player])   # choices stay private
         machine.answer(self, th, index)
         machine.run(self)
 
@@ -200,15 +200,19 @@ class Game:
         return trial.state["players"][player]["counters"][self.rules.score]
 
     # ------------------------------------------------------------- used by the machine
-    def log(self, text: str, private: bool = False) -> None:
-        """Add a log line; lines from simultaneous play, or private ones, go to the actor only."""
+    def log(self, text: str, private: bool = False, to: list | None = None) -> None:
+        """Add a log line for everyone, or only for ``to``.
+
+        Lines written during simultaneous play go only to that thread's
+        player; ``private`` lines go only to whoever is acting (``self``).
+        """
         th = self.thread
-        to = None
-        if th is not None:
-            me = th["envs"][0].get("self") if th["envs"] else None
-            in_round = th is not self.state["flow"]["main"]
-            if (in_round or private) and me is not None:
-                to = [me["player"]]
+        if to is None and th is not None:
+            if any(t is th for t in self.state["flow"]["threads"]):
+                to = [th["envs"][0]["self"]["player"]]
+            elif private:
+                me = th["envs"][-1].get("self")
+                to = None if me is None else [me["player"]]
         self.state["log"].append({"text": text, "to": to})
 
     def set_player_value(self, i: int, name: str, value) -> None:

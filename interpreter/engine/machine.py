@@ -16,6 +16,7 @@ from .evaluate import Ctx, evaluate
 from .values import RuleError, describe, items_of, plain_copy, seat
 
 WAIT = "wait"
+_UNSET = object()
 
 
 def new_thread(frames: list, env: dict) -> dict:
@@ -221,7 +222,9 @@ def _simultaneously(game, th, frame, node):
         raise RuleError("'simultaneously' cannot be nested")
     env = th["envs"][-1]
     items = items_of(evaluate(node.iterable, Ctx(game, env)), game.state)
-    flow["snapshot"] = plain_copy(game.state["players"])
+    state = game.state
+    flow["snapshot"] = {"players": plain_copy(state["players"]), "vars": plain_copy(state["vars"]),
+                        "zones": plain_copy(state["zones"])}
     threads = []
     for item in items:
         seat(item)
@@ -241,7 +244,8 @@ def _decide(game, th, frame, options, labels, prompt, who):
     """Pause ``th`` on a decision, or take it at once when there is no real choice."""
     if len(options) == 1:
         frame["answer"] = 0
-        game.log(f"{describe(who)}: {labels[0]} (only option)", private=True)
+        game.log(f"{describe(who)}: {labels[0]} (only option)",
+                 to=None if who is None else [seat(who)])
         return None
     frame["opts"] = options
     th["pending"] = {"player": seat(who), "prompt": prompt, "labels": labels}
@@ -268,11 +272,16 @@ def _choose_in(game, th, frame, node):
         if type(values) is not list:
             raise RuleError(f"'choose' needs a list, got {describe(values)}")
         options, labels = [], []
+        before = env.get(node.var, _UNSET)
         for value in values:
             env[node.var] = value
             if node.cond is None or evaluate(node.cond, ctx):
                 options.append(value)
                 labels.append(describe(evaluate(node.label, ctx)) if node.label else describe(value))
+        if before is _UNSET:                   # listing the options binds nothing
+            env.pop(node.var, None)
+        else:
+            env[node.var] = before
         if node.otherwise is not None:
             options.append(None)
             labels.append(node.otherwise_label or "none of these")

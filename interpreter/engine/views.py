@@ -21,15 +21,18 @@ def view(game, viewer: int) -> dict:
     flow = state["flow"]
     snapshot = flow.get("snapshot")
     players = []
+    # During simultaneous play others are shown as they were when it began;
+    # only the viewer's own sheet is live (their own answers).
+    table = state if snapshot is None else snapshot
     for i, live in enumerate(state["players"]):
-        data = live if snapshot is None or i == viewer else snapshot[i]
+        data = live if snapshot is None or i == viewer else snapshot["players"][i]
         players.append(_player_view(game, viewer, i, data))
     decision = game.decision_for(viewer)
     return {
         "game": state["game"],
         "you": viewer,
-        "vars": plain_copy(state["vars"]),
-        "zones": {name: _zone_view(game, spec, state["zones"][name], viewer, None, name)
+        "vars": plain_copy(table["vars"]),
+        "zones": {name: _zone_view(game, spec, table["zones"][name], viewer, None, name)
                   for name, spec in game.rules.zones.items() if not spec.get("per_player")},
         "players": players,
         "decision": decision.to_dict() if decision else None,
