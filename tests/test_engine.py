@@ -118,3 +118,24 @@ def test_builtin_misuse_is_a_rule_error_not_a_crash(toy):
 def test_state_is_json(toy):
     game = Game.new(toy, players=2, seed=1)
     assert json.loads(game.to_json()) == game.state
+
+
+def test_effects_inside_lists_and_maps_are_checked(tmp_path):
+    import shutil
+    from interpreter.diagnostics import ContentError
+    folder = tmp_path / "toy"
+    shutil.copytree(TOY, folder)
+    comp = folder / "components.yaml"
+    comp.write_text(comp.read_text().replace(
+        "      value: {type: int}",
+        "      value: {type: int}\n      rules: {list: {type: condition}, optional: true}\n"
+        "      moves: {map: {type: effect}, optional: true}"))
+    cards = folder / "data" / "cards.yaml"
+    cards.write_text(cards.read_text().replace(
+        "  - {id: c1, value: 1}",
+        "  - {id: c1, value: 1, rules: ['self.coin > 2', 'self.coni > 1'],"
+        " moves: {up: 'gain 1 coin', down: 'spend 1 coni'}}"))
+    with pytest.raises(ContentError) as caught:
+        load_ruleset(str(folder))
+    found = [(d.code, d.line, d.col) for d in caught.value.diagnostics]
+    assert found == [("dsl-unknown-attribute", 2, 55), ("dsl-unknown-counter", 2, 109)]

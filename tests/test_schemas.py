@@ -217,7 +217,6 @@ COMPONENTS = {
         "prices": {"map": {"type": "int"}, "keys": {"ref": "cards"}},
         "play": {"type": "effect", "description": "Run when played."},
     }}},
-    "views": {"anything": ["goes"]},
 }
 FLOW = {"start": "do setup()",
         "functions": {"double": {"params": ["x"], "expr": "x * 2"}},

@@ -138,8 +138,6 @@ class Ruleset:
     def explain(self, node) -> str:
         return explain(node)
 
-    def option_default(self) -> dict:
-        return {name: spec.get("default") for name, spec in self.options.items()}
 
 
 # ---------------------------------------------------------------- loading
@@ -165,16 +163,20 @@ def load_ruleset(name_or_path: str, expansions=()) -> Ruleset:
     problems.raise_if_any()
 
     _declare(rules, components, overlays, problems)
+    problems.raise_if_any()
     data_sources = [_read(folder / f, None, problems) for f in m.get("data", [])]
     for overlay in overlays:
         data_sources += overlay["data"]
     problems.raise_if_any()
     tables.load_records(rules, components, data_sources, problems)
+    _check_declared_names(rules, manifest, components, problems)
     problems.raise_if_any()
 
     _compile_all(rules, components, flow, data_sources, overlays, problems)
     problems.raise_if_any()
-    rules.fingerprint = _fingerprint(rules, [manifest, components, flow] + data_sources)
+    overlay_sources = [o[k] for o in overlays for k in ("source", "components", "flow")]
+    rules.fingerprint = _fingerprint(rules, [manifest, components, flow] + data_sources
+                                     + overlay_sources)
     return rules
 
 
@@ -251,7 +253,6 @@ def _declare(rules: Ruleset, components: Source, overlays, problems: Problems) -
     rules.grids = {name: {"tags": {}, **spec} for name, spec in c.get("grids", {}).items()}
     rules.constants = c.get("constants", {})
     rules.table_specs = c.get("tables", {})
-    rules.views = c.get("views", {})
     names = rules.names
     seen: dict = {}
 
@@ -289,6 +290,23 @@ _BUILTINS = {
     "player_count": lambda ctx: len(ctx.game.state["players"]),
     "options": lambda ctx: ctx.game.state["options"],
 }
+
+
+def _check_declared_names(rules, manifest: Source, components: Source, problems: Problems):
+    """Names the manifest and components use must exist: the score, tables of zones and options."""
+    if rules.score not in rules.counters:
+        problems.add("unknown-name", f"the score '{rules.score}' is not a counter", manifest,
+                     ("score",), hint=did_you_mean(rules.score, list(rules.counters)))
+    for name, spec in rules.zones.items():
+        if "from" in spec and spec["from"] not in rules.tables:
+            problems.add("unknown-name", f"zone '{name}' starts from an unknown table '{spec['from']}'",
+                         components, ("zones", name, "from"),
+                         hint=did_you_mean(spec["from"], list(rules.tables)))
+    for name, spec in rules.options.items():
+        if "table" in spec and spec["table"] not in rules.tables:
+            problems.add("unknown-name", f"option '{name}' lists an unknown table '{spec['table']}'",
+                         manifest, ("options", name, "table"),
+                         hint=did_you_mean(spec["table"], list(rules.tables)))
 
 
 # ---------------------------------------------------------------- compiling
@@ -400,7 +418,8 @@ def _compile_all(rules, components, flow, data_sources, overlays, problems) -> N
             rules.procedures[name] = (params, tree)
         if "start" in src.data:
             rules.start = compiler.parse(src.data["start"], src, ("start",))
-    _compile_views(rules, components, compiler)
+    for src in [components] + [o["components"] for o in overlays if o["components"] is not None]:
+        _compile_views(rules, src, compiler)          # an expansion's rules replace by name
     tables.compile_fields(rules, data_sources, compiler)
     compiler.finish()
     for name, spec in list(rules.functions.items()):

@@ -15,8 +15,6 @@ note: the value is authored, not printed in the rulebook).
 """
 from __future__ import annotations
 
-import re
-
 from ..diagnostics import did_you_mean
 
 ID_PATTERN = r"^[a-z][a-z0-9_]*$"
@@ -183,7 +181,8 @@ def compile_fields(rules, sources, compiler) -> None:
 
 def _compile_value(rules, container, fields, key_prefix, src, path, compiler) -> None:
     for name, spec in fields.items():
-        if name not in container:
+        present = 0 <= name < len(container) if isinstance(container, list) else name in container
+        if not present:
             continue
         value = container[name]
         key = f"{key_prefix}.{name}"
@@ -199,12 +198,16 @@ def _compile_value(rules, container, fields, key_prefix, src, path, compiler) ->
         elif "record" in spec and isinstance(value, dict):
             value = container[name] = dict(value)
             _compile_value(rules, value, spec["record"], key, src, path + (name,), compiler)
-        elif "map" in spec and isinstance(value, dict) and "record" in spec["map"]:
-            value = container[name] = {k: dict(v) for k, v in value.items()}
-            for k, item in value.items():
-                _compile_value(rules, item, spec["map"]["record"], f"{key}.{k}", src,
-                               path + (name, k), compiler)
+        elif "list" in spec and isinstance(value, list):
+            value = container[name] = list(value)
+            _compile_items(rules, value, range(len(value)), spec["list"], key, src, path + (name,),
+                           compiler)
+        elif "map" in spec and isinstance(value, dict):
+            value = container[name] = dict(value)
+            _compile_items(rules, value, list(value), spec["map"], key, src, path + (name,), compiler)
 
 
-def is_id(text: str) -> bool:
-    return bool(re.match(ID_PATTERN, text))
+def _compile_items(rules, container, keys, spec, key, src, path, compiler) -> None:
+    """The items of a list or map field: each compiled as if it were a field of its own."""
+    for k in keys:
+        _compile_value(rules, container, {k: spec}, key, src, path, compiler)

@@ -270,11 +270,16 @@ def _parse(text: str, start: str):
         tree = _lark(start).parse(source)
     except UnexpectedInput as exc:
         raise _syntax_error(exc, source) from None
+    except RecursionError:
+        raise DslError("the text is nested too deeply") from None
     except DedentError as exc:
         raise DslError(f"inconsistent indentation: {exc}", *_last_line(source)) from None
     except LarkError as exc:                      # anything else Lark may raise
         raise DslError(f"cannot parse: {exc}") from None
-    return _BUILD.transform(tree)
+    try:
+        return _BUILD.transform(tree)
+    except RecursionError:
+        raise DslError("the text is nested too deeply") from None
 
 
 def _syntax_error(exc: UnexpectedInput, source: str) -> DslError:

@@ -87,6 +87,8 @@ class Game:
     @classmethod
     def load(cls, rules, state: dict) -> "Game":
         """A game from a saved state (checked against the ruleset it was made with)."""
+        if state.get("format") != FORMAT:
+            raise ValueError(f"this state has format {state.get('format')!r}; this version reads {FORMAT}")
         if state.get("game") != rules.id:
             raise ValueError(f"this state is a game of '{state.get('game')}', not '{rules.id}'")
         if state.get("fingerprint") != rules.fingerprint:

@@ -75,9 +75,6 @@ FUNCTIONS = {
     "walls": grids.walls,
 }
 
-# Functions whose generator form collects values first (count(x for x in ...)).
-GENERATOR_FUNCTIONS = ("count", "sum", "max", "min", "any", "all", "unique", "first", "list", "flatten")
-
 
 def grid_attribute(value, name, ctx):
     """Attributes of grids, rooms and sides (``room.item``, ``side.walled``)."""

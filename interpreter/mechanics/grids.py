@@ -127,14 +127,14 @@ def rooms(ctx, args):
 
 
 def row(ctx, args):
-    """row(GRID, N): the rooms of row N (none if N is off the grid)"""
+    """row(GRID, N): the rooms of row N (an empty list if N is off the grid)"""
     grid, n = _grid_of(args[0]), args[1]
     spec = _spec(ctx, grid)
     return [_room(grid, n, c) for c in range(1, spec["cols"] + 1)] if 1 <= n <= spec["rows"] else []
 
 
 def column(ctx, args):
-    """column(GRID, N): the rooms of column N"""
+    """column(GRID, N): the rooms of column N (an empty list if N is off the grid)"""
     grid, n = _grid_of(args[0]), args[1]
     spec = _spec(ctx, grid)
     return [_room(grid, r, n) for r in range(1, spec["rows"] + 1)] if 1 <= n <= spec["cols"] else []
@@ -201,8 +201,12 @@ def walls(ctx, args):
     grid = _grid_of(args[0])
     out = []
     for key in sorted(_data(ctx, grid)["walls"]):
-        r, c, side = key.split(",")
-        out.append(dict(_room(grid, int(r), int(c)), side=side))
+        r, c, side = (int(x) if x.isdigit() else x for x in key.split(","))
+        if r == 0:                              # boundary walls are named from the room inside
+            r, side = 1, "n"
+        elif c == 0:
+            c, side = 1, "w"
+        out.append(dict(_room(grid, r, c), side=side))
     return out
 
 
