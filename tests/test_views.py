@@ -110,3 +110,13 @@ def test_bots_only_get_views(lairs, monkeypatch):
         for p in view["players"][1:]:
             assert "agent" not in p["vars"]
     assert others                                          # the test looked at real agents
+
+
+def test_look_ahead_cannot_see_face_down_order(lairs):
+    """The greedy bot's preview runs on a copy whose face-down decks are reshuffled."""
+    game = Game.new(lairs, players=3, seed=7)
+    trial = game.clone()
+    trial._shuffle_unseen()
+    for real, shuffled in zip(game.state["zones"]["pile"], trial.state["zones"]["pile"]):
+        assert real[0] == shuffled[0]                    # the top card's back is seen
+        assert sorted(real) == sorted(shuffled) and real != shuffled
