@@ -264,6 +264,9 @@ def _declare(rules: Ruleset, components: Source, overlays, problems: Problems) -
         seen[name] = tag
         names[name] = (tag, value)
 
+    for name in BUILTIN_NAMES:                       # first, so a clash is reported
+        seen[name] = "built-in name"
+        names[name] = ("builtin", _BUILTINS[name])
     for name in rules.vars:
         declare(name, "var", None, ("vars", name))
     for name, spec in rules.zones.items():
@@ -281,8 +284,7 @@ def _declare(rules: Ruleset, components: Source, overlays, problems: Problems) -
         declare(name, "const", value, ("constants", name))
     for name in rules.table_specs:                   # a table's name lists its record ids
         declare(name, "table", None, ("tables", name))
-    for name in BUILTIN_NAMES:
-        names[name] = ("builtin", _BUILTINS[name])
+
 
 
 _BUILTINS = {

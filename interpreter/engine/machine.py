@@ -90,14 +90,13 @@ def _run_thread(game, th: dict) -> None:
             if EXECUTE[node.__class__](game, th, frame, node) is WAIT:
                 return
     except RuleError as exc:
-        raise _located(game, exc, frames) from None
+        raise located(game, exc, nodes[frames[-1]["n"]] if frames else None) from None
 
 
-def _located(game, exc: RuleError, frames) -> RuleError:
-    """Say where in the content a run-time rule error happened."""
-    if getattr(exc, "located", False) or not frames:
+def located(game, exc: RuleError, node) -> RuleError:
+    """The error with the ``file:line:col`` of the content that caused it (said once)."""
+    if getattr(exc, "located", False) or node is None:
         return exc
-    node = game.rules.nodes[frames[-1]["n"]]
     where = game.rules.where(node)
     err = RuleError(f"{where}: {exc}" if where else str(exc))
     err.located = True
@@ -131,12 +130,7 @@ def _block(game, th, frame, node):
             try:
                 simple(game, ctx_of(game, th), stmt)
             except RuleError as exc:
-                if getattr(exc, "located", False):
-                    raise
-                where = game.rules.where(stmt)
-                err = RuleError(f"{where}: {exc}" if where else str(exc))
-                err.located = True
-                raise err from None
+                raise located(game, exc, stmt) from None
             continue
         frame["i"] = i
         if stmt.__class__ is ast.Break:

@@ -116,12 +116,8 @@ def call(game, ctx: Ctx, node) -> None:
 
 
 def _frame_call(game, th, frame, node):
-    if node.verb == "do":
-        return machine._do(game, th, frame, node)
-    th["frames"].pop()
-    game.memo.clear()
-    call(game, machine.ctx_of(game, th), node)
-    return None
+    """Only ``do`` is reached as a frame (it runs another program); other verbs run inline."""
+    return machine._do(game, th, frame, node)
 
 
 machine.SIMPLE.update({
