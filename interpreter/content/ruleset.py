@@ -325,7 +325,7 @@ def _vocabulary(rules: Ruleset) -> Vocabulary:
         attributes |= _record_keys(record)
     for value in rules.constants.values():
         attributes |= _record_keys(value)
-    functions = {name: None for name in mechanics.FUNCTIONS}
+    functions = {name: mechanics.ARITY.get(name) for name in mechanics.FUNCTIONS}
     functions.update({name: len(params) for name, (params, _) in rules.functions.items()})
     return Vocabulary(
         names=set(rules.names), attributes=attributes, counters=set(rules.counters),

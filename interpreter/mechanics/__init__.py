@@ -76,6 +76,16 @@ FUNCTIONS = {
 }
 
 
+# How many values each function takes (absent: any number), checked at load.
+ARITY = {
+    "count": 1, "sum": 1, "range": 2, "abs": 1, "first": 1, "any": 1, "all": 1, "unique": 1,
+    "keys": 1, "with_most": 2, "with_least": 2, "headroom": 2, "effect": 2, "list": 1,
+    "flatten": 1, "get": 3, "top": 1, "rooms": 1, "row": 2, "column": 2, "room": 3,
+    "tagged": 2, "sides": 1, "adjacent": 1, "side": 2, "neighbours": 1, "reachable": 1,
+    "walls": 1,
+}
+
+
 def grid_attribute(value, name, ctx):
     """Attributes of grids, rooms and sides (``room.item``, ``side.walled``)."""
     return grids.attribute(value, name, ctx)
