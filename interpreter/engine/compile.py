@@ -162,8 +162,12 @@ def _binop(node):
     left, right, op = compiled(node.left), compiled(node.right), _BINARY[node.op]
     if node.op in ("==", "!=", "in", "not in", "+"):       # zones compare by their cards
         def fn(ctx):
-            state = ctx.game.state
-            return op(items_of(left(ctx), state), items_of(right(ctx), state))
+            a, b = left(ctx), right(ctx)
+            if type(a) is dict and "zone" in a:
+                a = items_of(a, ctx.game.state)
+            if type(b) is dict and "zone" in b:
+                b = items_of(b, ctx.game.state)
+            return op(a, b)
         return fn
     return lambda ctx: op(left(ctx), right(ctx))
 

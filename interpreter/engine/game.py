@@ -311,7 +311,12 @@ def _frozen(value):
     """A hashable stand-in for a value (rooms and other small records)."""
     kind = type(value)
     if kind is dict:
-        return ("{}",) + tuple((k, _frozen(v)) for k, v in value.items())
+        flat = tuple(value.items())
+        try:
+            hash(flat)                          # rooms and most records are flat
+            return ("{}",) + flat
+        except TypeError:
+            return ("{}",) + tuple((k, _frozen(v)) for k, v in value.items())
     if kind is list:
         return ("[]",) + tuple(_frozen(v) for v in value)
     if kind is bool:
