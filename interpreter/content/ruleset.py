@@ -37,7 +37,7 @@ GRID_ATTRIBUTES = ("row", "col", "name", "item", "empty", "tags", "owner", "grid
 
 
 def ruleset_path(name_or_path: str) -> Path:
-    """A game id (``lairs``) or a folder or manifest path -> the ruleset folder."""
+    """A game id (``mygame``) or a folder or manifest path -> the ruleset folder."""
     path = Path(name_or_path)
     if path.name == MANIFEST:
         return path.parent
@@ -345,7 +345,7 @@ def _dict_keys(tree) -> set:
 
 
 def _record_keys(value) -> set:
-    """Field names used inside nested records (``board.costs.laser.stl``)."""
+    """Field names used inside nested records (``card.cost.coin``)."""
     keys: set = set()
     stack = [value]
     while stack:

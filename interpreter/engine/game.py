@@ -1,6 +1,6 @@
 """The public face of a game in progress: decisions in, views and scores out.
 
-    game = Game.new(load_ruleset("lairs"), players=3, seed=7)
+    game = Game.new(load_ruleset("mygame"), players=3, seed=7)
     while not game.over:
         d = game.pending()[0]                 # who decides, and the options
         game.apply(d.player, 0)               # by index, or by label

@@ -4,9 +4,9 @@ Numbers, strings, booleans, none, lists and records are themselves. Things in
 the game are small records, so they survive a JSON round trip unchanged:
 
   a player   {"player": 2}
-  a grid     {"grid": "lair", "of": 2}
-  a room     {"grid": "lair", "of": 2, "r": 3, "c": 4}
-  a side     {"grid": "lair", "of": 2, "r": 3, "c": 4, "side": "e"}
+  a grid     {"grid": "board", "of": 2}
+  a room     {"grid": "board", "of": 2, "r": 3, "c": 4}
+  a side     {"grid": "board", "of": 2, "r": 3, "c": 4, "side": "e"}
   an effect  {"effect": "<program key>"}
   a zone     {"zone": "hand", "of": 2}  (a numbered one adds "n": 1)
 

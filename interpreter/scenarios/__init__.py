@@ -1,7 +1,7 @@
 """Scenario files: a game set up, a script of decisions and checks, what must hold at the end.
 
     passed, failed, lines = check_paths(["tests/scenarios"])
-    result = run_scenario("tests/scenarios/lairs/walls.yaml")
+    result = run_scenario("tests/scenarios/mygame/walls.yaml")
 
 A scenario (see schemas/scenario.schema.json) names a game, its players,
 seed and options, effect-language ``setup`` statements (state overrides),
