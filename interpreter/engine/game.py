@@ -20,6 +20,7 @@ from ..mechanics.counters import Counters
 from ..mechanics import grids
 from . import machine, statements  # noqa: F401  (statements fills the machine's table)
 from .compile import compiled
+from .options import resolve_options
 from .evaluate import Ctx, evaluate
 from .rng import seed_state
 from .values import RuleError
@@ -342,46 +343,3 @@ def _new_zone(spec: dict, rules):
     if count:
         return [[] for _ in range(count)]
     return list(rules.tables[spec["from"]]) if "from" in spec else []
-
-
-def resolve_options(rules, given: dict, players: int) -> dict:
-    """Fill defaults and check every option against its declaration."""
-    out = {}
-    for name in given:
-        if name not in rules.options:
-            from ..diagnostics import did_you_mean
-            hint = did_you_mean(name, list(rules.options))
-            raise ValueError(f"'{rules.id}' has no option '{name}'" + (f" ({hint})" if hint else ""))
-    for name, spec in rules.options.items():
-        value = given.get(name, spec.get("default"))
-        out[name] = _check_option(rules, name, spec, value, players)
-    return out
-
-
-def _check_option(rules, name, spec, value, players):
-    kind = spec.get("type", "choice")
-    if kind == "bool":
-        if isinstance(value, str):
-            value = {"true": True, "false": False, "yes": True, "no": False}.get(value.lower(), value)
-        if not isinstance(value, bool):
-            raise ValueError(f"option '{name}' is true or false, not {value!r}")
-    elif kind == "choice":
-        allowed = spec.get("values") or rules.tables.get(spec.get("table"), [])
-        if value not in allowed:
-            raise ValueError(f"option '{name}' must be one of {', '.join(map(str, allowed))}, not {value!r}")
-    elif kind in ("seats", "subset"):
-        if isinstance(value, str):
-            value = [v for v in value.split(",") if v]
-        allowed = (list(range(1, players + 1)) if kind == "seats"
-                   else spec.get("values") or rules.tables.get(spec.get("table"), []))
-        if kind == "seats":
-            try:
-                value = [int(v) for v in value]
-            except (TypeError, ValueError):
-                raise ValueError(f"option '{name}' lists seat numbers, not {value!r}") from None
-        bad = [v for v in value if v not in allowed]
-        if bad:
-            raise ValueError(f"option '{name}': {', '.join(map(str, bad))} not among "
-                             f"{', '.join(map(str, allowed))}")
-        value = sorted(set(value), key=allowed.index)
-    return value
