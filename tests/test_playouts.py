@@ -166,3 +166,16 @@ def test_random_play_reaches_every_mechanic(lairs):
             seen["trap triggered"] += v["traps_hit"] > 0
             seen["bonus action"] += v["bonus_used"] > 0
     assert all(seen.values()), seen
+
+
+def test_greedy_bot_plays_whole_games_through_views(lairs):
+    """The look-ahead bot finishes games at the extremes of the player count and wins more."""
+    from interpreter.agents import GreedyBot, play_out
+    wins = 0
+    for seed, n in ((1, 2), (2, 3), (3, 12)):
+        game = Game.new(lairs, players=n, seed=seed)
+        bots = {0: GreedyBot(seed)} | {i: RandomBot(seed * 10 + i) for i in range(1, n)}
+        play_out(game, bots)
+        check_counters(lairs, game.state)
+        wins += 0 in game.result["winners"]
+    assert wins >= 2
