@@ -1,0 +1,76 @@
+"""Which rule ids of a game's reference are cited by its data and its scenarios.
+
+Every rule in shared/rules/<game>.md has an id (LR-WALL-02, AMB-05, ...);
+rulesets cite the ids they encode and scenario files the ids they check. This
+lists the ids nobody cites, so a reviewer sees what is untested or missing:
+
+    python tools/rule_coverage.py lairs [--reference ../shared/rules/lairs.md]
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def reference_ids(text: str) -> list[str]:
+    """The ids a reference defines: those that start a rule bullet or heading."""
+    ids = []
+    for line in text.splitlines():
+        m = re.match(r"\s*(?:-|#+)?\s*\**([A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d{2})\b", line)
+        if m and m.group(1) not in ids:
+            ids.append(m.group(1))
+    return ids
+
+
+def expand(cited: str) -> set[str]:
+    """'AMB-03/04' and 'LR-BONUS-01..05' name several ids."""
+    out = set()
+    for part in re.finditer(r"([A-Z][A-Z0-9]*(?:-[A-Z]+)*-)(\d{2})((?:/\d{2})*)(?:\.\.(\d{2}))?", cited):
+        prefix, first, more, last = part.group(1), int(part.group(2)), part.group(3), part.group(4)
+        numbers = {first} | {int(n) for n in more.split("/") if n}
+        if last:
+            numbers |= set(range(first, int(last) + 1))
+        out |= {f"{prefix}{n:02d}" for n in numbers}
+    return out
+
+
+def cited_in(folder: Path) -> set[str]:
+    found = set()
+    for path in folder.rglob("*.yaml"):
+        found |= expand(path.read_text(encoding="utf-8"))
+    return found
+
+
+@click.command()
+@click.argument("game")
+@click.option("--reference", type=click.Path(exists=True, path_type=Path), default=None,
+              help="The rules reference (default: ../shared/rules/GAME.md).")
+@click.option("--all", "show_all", is_flag=True, help="List every id, not only the uncited ones.")
+def main(game, reference, show_all):
+    """Print which rule ids the ruleset and the scenarios cite."""
+    reference = reference or ROOT.parent / "shared" / "rules" / f"{game}.md"
+    ids = reference_ids(reference.read_text(encoding="utf-8"))
+    in_data = cited_in(ROOT / "rulesets" / game)
+    in_tests = cited_in(ROOT / "tests" / "scenarios" / game)
+    table = Table(title=f"{game}: {len(ids)} rule ids")
+    for column in ("id", "data", "scenarios"):
+        table.add_column(column)
+    for rule in ids:
+        row = (rule, "yes" if rule in in_data else "", "yes" if rule in in_tests else "")
+        if show_all or not (row[1] or row[2]):
+            table.add_row(*row)
+    console = Console()
+    console.print(table)
+    cited = sum(1 for r in ids if r in in_data or r in in_tests)
+    console.print(f"cited: {cited}/{len(ids)}; in data {sum(r in in_data for r in ids)}, "
+                  f"in scenarios {sum(r in in_tests for r in ids)}")
+
+
+if __name__ == "__main__":
+    main()
