@@ -284,7 +284,12 @@ class Game:
 
 
 def _user_function(name, params, tree):
-    """A ruleset function: pure, so its result is remembered until the state changes."""
+    """A ruleset function: pure, so a result is remembered until the state changes.
+
+    Only calls with plain arguments (numbers, strings, none) are remembered:
+    they repeat (``card(1)``); calls on records (rooms) rarely do, and a key
+    for them would cost more than the call.
+    """
     body = compiled(tree)
     arity = len(params)
 
@@ -292,37 +297,21 @@ def _user_function(name, params, tree):
         if len(args) != arity:
             raise RuleError(f"'{name}' takes {arity} values, got {len(args)}")
         me = ctx.env.get("self")
-        seat = None if me is None else me["player"]
-        key = (name, seat, *args)
+        env = dict(zip(params, args))
+        env["self"] = me
         for arg in args:
-            if type(arg) in (dict, list, bool):    # records, or true/false (== 1/0 as keys)
-                key = (name, seat, *map(_frozen, args))
-                break
+            if type(arg) not in _PLAIN:
+                return body(Ctx(ctx.game, env))
+        key = (name, None if me is None else me["player"], *args)
         memo = ctx.game.memo
         if key in memo:
             return memo[key]
-        env = dict(zip(params, args))
-        env["self"] = me
         value = memo[key] = body(Ctx(ctx.game, env))
         return value
     return call
 
 
-def _frozen(value):
-    """A hashable stand-in for a value (rooms and other small records)."""
-    kind = type(value)
-    if kind is dict:
-        flat = tuple(value.items())
-        try:
-            hash(flat)                          # rooms and most records are flat
-            return ("{}",) + flat
-        except TypeError:
-            return ("{}",) + tuple((k, _frozen(v)) for k, v in value.items())
-    if kind is list:
-        return ("[]",) + tuple(_frozen(v) for v in value)
-    if kind is bool:
-        return ("bool", value)
-    return value
+_PLAIN = (int, str, type(None))          # not bool: true == 1 as a key
 
 
 def _new_player(rules) -> dict:
