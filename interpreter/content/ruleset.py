@@ -31,7 +31,7 @@ RULESETS = Path(__file__).resolve().parents[2] / "rulesets"
 MANIFEST = "game.yaml"
 
 # Names every text may use without declaring them.
-BUILTIN_NAMES = ("players", "player_count", "options")
+BUILTIN_NAMES = ("players", "player_count", "options", "game_over", "winners")
 GRID_ATTRIBUTES = ("row", "col", "name", "item", "empty", "tags", "owner", "grid", "room",
                    "side", "walled", "across", "boundary", "rows", "cols")
 
@@ -291,6 +291,8 @@ _BUILTINS = {
     "players": lambda ctx: [{"player": i} for i in range(len(ctx.game.state["players"]))],
     "player_count": lambda ctx: len(ctx.game.state["players"]),
     "options": lambda ctx: ctx.game.state["options"],
+    "game_over": lambda ctx: ctx.game.state["result"] is not None,
+    "winners": lambda ctx: [{"player": i} for i in (ctx.game.state["result"] or {}).get("winners", [])],
 }
 
 

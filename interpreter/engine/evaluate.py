@@ -88,6 +88,7 @@ PLAYER_BUILTINS = {
     "left": lambda i, ctx: _neighbour(i, 1, ctx),     # clockwise: the next seat
     "right": lambda i, ctx: _neighbour(i, -1, ctx),
     "neighbours": lambda i, ctx: _unique([_neighbour(i, 1, ctx), _neighbour(i, -1, ctx)], i),
+    "place": lambda i, ctx: (ctx.game.state["result"] or {}).get("ranks", [None] * (i + 1))[i],
 }
 
 
