@@ -113,3 +113,10 @@ def test_any_text_parses_or_fails_cleanly(text):
         else:
             assert isinstance(tree, ast.Node)
             explain(tree)
+
+
+def test_a_choice_may_name_its_prompt():
+    pick = parse_program('choose "a card" i in [1, 2] label i:\n  pass').body[0]
+    assert (pick.prompt, pick.var) == ("a card", "i")
+    assert parse_program('choose "a stat" one: gain 3 mov | gain 3 stl').body[0].prompt == "a stat"
+    assert parse_program("choose one: gain 3 mov | gain 3 stl").body[0].prompt is None

@@ -124,12 +124,13 @@ class As(Node):             # as p: ...   (the block acts for player p)
 
 
 @dataclass(frozen=True)
-class ChooseOne(Node):      # choose one: gain 2 a | gain 2 b
+class ChooseOne(Node):      # choose ["prompt"] one: gain 2 a | gain 2 b
     alternatives: tuple     # (Block, ...)
+    prompt: str | None = None
 
 
 @dataclass(frozen=True)
-class ChooseIn(Node):       # choose x in xs if c label l: ... otherwise "pass": ...
+class ChooseIn(Node):       # choose ["prompt"] x in xs if c label l: ... otherwise "pass": ...
     var: str
     iterable: Node
     cond: Node | None
@@ -137,6 +138,7 @@ class ChooseIn(Node):       # choose x in xs if c label l: ... otherwise "pass":
     body: Block
     otherwise_label: str | None
     otherwise: Block | None
+    prompt: str | None = None
 
 
 # ---------------------------------------------------------------- expressions

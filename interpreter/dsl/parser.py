@@ -150,12 +150,14 @@ class _Build(Transformer):
         return _at(meta, ast.As, items[0], items[1])
 
     def choose_one(self, meta, items):
-        return _at(meta, ast.ChooseOne, tuple(items))
+        prompt, *alternatives = items
+        return _at(meta, ast.ChooseOne, tuple(alternatives), _prompt(prompt))
 
     def choose_in(self, meta, items):
-        var, iterable, cond, label, body, otherwise = items
+        prompt, var, iterable, cond, label, body, otherwise = items
         o_label, o_body = otherwise if otherwise else (None, None)
-        return _at(meta, ast.ChooseIn, str(var), iterable, cond, label, body, o_label, o_body)
+        return _at(meta, ast.ChooseIn, str(var), iterable, cond, label, body, o_label, o_body,
+                   _prompt(prompt))
 
     def otherwise(self, meta, items):
         label = _unquote(items[0]) if items[0] is not None else None
@@ -235,6 +237,10 @@ class _Build(Transformer):
 
     def negate(self, meta, items):
         return _at(meta, ast.Negate, items[0])
+
+
+def _prompt(token) -> str | None:
+    return _unquote(token) if token is not None else None
 
 
 def _unquote(token) -> str:

@@ -250,7 +250,7 @@ def _choose_one(game, th, frame, node):
     if "answer" not in frame:
         ctx = ctx_of(game, th)
         labels = [game.rules.explain(alt) for alt in node.alternatives]
-        if _decide(game, th, frame, list(range(len(labels))), labels, "choose one",
+        if _decide(game, th, frame, list(range(len(labels))), labels, node.prompt or "choose one",
                    ctx.env.get("self")) is WAIT:
             return WAIT
     th["frames"].pop()
@@ -282,7 +282,8 @@ def _choose_in(game, th, frame, node):
         if not options:
             th["frames"].pop()                 # nothing to choose from: nothing happens
             return None
-        if _decide(game, th, frame, options, labels, f"choose {node.var}", env.get("self")) is WAIT:
+        prompt = node.prompt or f"choose {node.var}"
+        if _decide(game, th, frame, options, labels, prompt, env.get("self")) is WAIT:
             return WAIT
         frame.setdefault("opts", options)
     answer = frame["answer"]
