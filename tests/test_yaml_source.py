@@ -113,9 +113,24 @@ def test_text_over_the_size_limit():
     assert caught.value.diagnostics[0].code == "yaml-too-large"
 
 
-def test_syntax_error_points_at_the_problem(tmp_path):
-    diag = error_of(tmp_path, "a: 1\nb: [1, 2\nc: 3\n")
-    assert (diag.code, diag.line, diag.col) == ("yaml-syntax", 3, 2)
+# Each error is reported with its code at the exact line and column.
+ERRORS_AT = [
+    ("syntax_error_points_at_the_problem", "a: 1\nb: [1, 2\nc: 3\n", {}, ("yaml-syntax", 3, 2)),
+    ("keys_equal_after_reading_are_duplicates", "true: 1\nTrue: 2\n", {}, ("yaml-duplicate-key", 2, 1)),
+    ("integer_with_too_many_digits", "a: 1\nb: " + "9" * 5000 + "\n", {}, ("yaml-invalid-value", 2, 4)),
+    ("complex_key_is_refused", "a: 1\n? [a, b]\n: 1\n", {}, ("yaml-complex-key", 2, 3)),
+    ("alias_to_a_collection_as_key_is_refused", "a: &k [1]\n*k : 2\n", {}, ("yaml-complex-key", 2, 1)),
+    ("node_limit_without_aliases", "- 1\n- 2\n- 3\n- 4\n", {"max_nodes": 4}, ("yaml-too-many-nodes", 4, 3)),
+    ("recursive_alias_is_refused", "a: &a [1, *a]\n", {}, ("yaml-recursive-alias", 1, 11)),
+    ("undefined_alias_is_a_syntax_error", "a: 1\nb: *nope\n", {}, ("yaml-syntax", 2, 4)),
+    ("second_document_is_refused", "a: 1\n---\nb: 2\n", {}, ("yaml-syntax", 2, 1)),
+]
+
+
+@pytest.mark.parametrize("case,text,limits,where", ERRORS_AT, ids=[c[0] for c in ERRORS_AT])
+def test_error_is_reported_where_it_is(tmp_path, case, text, limits, where):
+    diag = error_of(tmp_path, text, **limits)
+    assert (diag.code, diag.line, diag.col) == where
 
 
 def test_tab_indentation_gets_a_hint(tmp_path):
@@ -145,11 +160,6 @@ def test_duplicate_key_points_at_the_second_occurrence(tmp_path):
     assert "'c'" in diag.message and "line 3" in diag.message
 
 
-def test_keys_equal_after_reading_are_duplicates(tmp_path):
-    diag = error_of(tmp_path, "true: 1\nTrue: 2\n")
-    assert (diag.code, diag.line, diag.col) == ("yaml-duplicate-key", 2, 1)
-
-
 def test_python_tags_are_refused_and_never_run(tmp_path):
     marker = tmp_path / "ran"
     diag = error_of(tmp_path, f'a: 1\nb: !!python/object/apply:os.system ["touch {marker}"]\n')
@@ -172,21 +182,6 @@ def test_only_standard_tags_are_allowed(tmp_path, tagged):
 def test_standard_tag_on_a_value_it_cannot_describe(tmp_path, text):
     diag = error_of(tmp_path, text)
     assert (diag.code, diag.line, diag.col) == ("yaml-invalid-value", 1, 4)
-
-
-def test_integer_with_too_many_digits(tmp_path):
-    diag = error_of(tmp_path, "a: 1\nb: " + "9" * 5000 + "\n")
-    assert (diag.code, diag.line, diag.col) == ("yaml-invalid-value", 2, 4)
-
-
-def test_complex_key_is_refused(tmp_path):
-    diag = error_of(tmp_path, "a: 1\n? [a, b]\n: 1\n")
-    assert (diag.code, diag.line, diag.col) == ("yaml-complex-key", 2, 3)
-
-
-def test_alias_to_a_collection_as_key_is_refused(tmp_path):
-    diag = error_of(tmp_path, "a: &k [1]\n*k : 2\n")
-    assert (diag.code, diag.line, diag.col) == ("yaml-complex-key", 2, 1)
 
 
 def test_alias_to_a_scalar_is_a_fine_key():
@@ -214,21 +209,6 @@ def test_node_limit_counts_alias_copies(tmp_path):
     assert (diag.code, diag.line, diag.col) == ("yaml-too-many-nodes", 3, 4)
 
 
-def test_node_limit_without_aliases(tmp_path):
-    diag = error_of(tmp_path, "- 1\n- 2\n- 3\n- 4\n", max_nodes=4)
-    assert (diag.code, diag.line, diag.col) == ("yaml-too-many-nodes", 4, 3)
-
-
-def test_recursive_alias_is_refused(tmp_path):
-    diag = error_of(tmp_path, "a: &a [1, *a]\n")
-    assert (diag.code, diag.line, diag.col) == ("yaml-recursive-alias", 1, 11)
-
-
-def test_undefined_alias_is_a_syntax_error(tmp_path):
-    diag = error_of(tmp_path, "a: 1\nb: *nope\n")
-    assert (diag.code, diag.line, diag.col) == ("yaml-syntax", 2, 4)
-
-
 def test_deep_nesting_is_refused_without_crashing(tmp_path):
     text = "[" * 100_000 + "]" * 100_000  # would overflow the C composer's stack
     diag = error_of(tmp_path, text)
@@ -240,11 +220,6 @@ def test_deep_nesting_is_refused_without_crashing(tmp_path):
 def test_nesting_through_aliases_is_bounded(tmp_path):
     diag = error_of(tmp_path, f"a: &a {'[' * 60}1{']' * 60}\nb: {'[' * 60}*a{']' * 60}\n")
     assert (diag.code, diag.line) == ("yaml-too-deep", 1)
-
-
-def test_second_document_is_refused(tmp_path):
-    diag = error_of(tmp_path, "a: 1\n---\nb: 2\n")
-    assert (diag.code, diag.line, diag.col) == ("yaml-syntax", 2, 1)
 
 
 def test_error_message_shows_the_source_line():
