@@ -7,6 +7,7 @@ grids, rooms, content records and plain records.
 """
 from __future__ import annotations
 
+from ..mechanics.grids import attribute as grid_attribute
 from .compile import compiled
 from .values import RuleError, describe, is_player, player, zone_list
 
@@ -106,7 +107,7 @@ def attribute(value, name: str, ctx: Ctx):
         if "player" in value:
             return player_attribute(value["player"], name, ctx)
         if "grid" in value:
-            return ctx.game.mechanics.grid_attribute(value, name, ctx)
+            return grid_attribute(value, name, ctx)
         if name in value:
             return value[name]
         raise RuleError(f"{describe(value)} has no '{name}'")

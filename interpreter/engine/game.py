@@ -52,7 +52,6 @@ class Game:
         self.thread = None
         self.counters = Counters(self)
         self.verbs = mechanics.VERBS
-        self.mechanics = mechanics
         self.functions = dict(mechanics.FUNCTIONS)
         for name, (params, tree) in rules.functions.items():
             self.functions[name] = _user_function(name, params, tree)

@@ -84,8 +84,3 @@ ARITY = {
     "tagged": 2, "sides": 1, "adjacent": 1, "side": 2, "neighbours": 1, "reachable": 1,
     "walls": 1,
 }
-
-
-def grid_attribute(value, name, ctx):
-    """Attributes of grids, rooms and sides (``room.item``, ``side.walled``)."""
-    return grids.attribute(value, name, ctx)
