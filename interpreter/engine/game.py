@@ -42,6 +42,11 @@ class Decision:
     def to_dict(self) -> dict:
         return {"player": self.player, "prompt": self.prompt, "options": list(self.options)}
 
+    def find(self, label: str) -> int | None:
+        """The index of the option with this label (case and spacing aside), or None."""
+        folded = [_fold(option) for option in self.options]
+        return folded.index(_fold(label)) if _fold(label) in folded else None
+
 
 class Game:
     """A game of a loaded ruleset; all of its state is ``self.state``."""
@@ -176,9 +181,9 @@ class Game:
         if isinstance(choice, str):
             if choice in labels:
                 return labels.index(choice)
-            folded = [label.casefold() for label in labels]
-            if choice.casefold() in folded:
-                return folded.index(choice.casefold())
+            folded = [_fold(label) for label in labels]          # case and spacing aside
+            if _fold(choice) in folded:
+                return folded.index(_fold(choice))
             raise IllegalAction(f"no option is labelled {choice!r}")
         raise IllegalAction(f"cannot choose {choice!r}")
 
@@ -280,6 +285,10 @@ class Game:
         scope = dict(env or {})
         scope.setdefault("self", None if player is None else {"player": player})
         return evaluate(tree, Ctx(self, scope))
+
+
+def _fold(label: str) -> str:
+    return " ".join(label.casefold().split())
 
 
 def _user_function(name, params, tree):

@@ -353,17 +353,12 @@ class _Scenario:
             pass
 
 
-def _folded(label: str) -> str:
-    """A label compared without regard to case or runs of spaces."""
-    return " ".join(label.split()).casefold()
-
-
 def _option_index(choice, decision):
     """The index of the option a label names (case and spacing aside), else the choice as given."""
     if isinstance(choice, str) and decision is not None:
-        folded = [_folded(label) for label in decision.options]
-        if _folded(choice) in folded:
-            return folded.index(_folded(choice))
+        found = decision.find(choice)
+        if found is not None:
+            return found
     return choice
 
 
