@@ -8,7 +8,7 @@ source of truth for error messages and explanations.
 from __future__ import annotations
 
 from ..dsl import ast
-from .values import RuleError, describe, items_of
+from .values import RuleError, describe, items_of, truth
 
 
 def compiled(node):
@@ -135,11 +135,24 @@ def _divide(a, b, op):
     return a // b if op == "/" else a % b
 
 
+def _container(value):
+    if type(value) not in (list, dict, str):
+        raise RuleError(f"'in' needs a list, got {describe(value)}")
+    return value
+
+
+def _member(a, b) -> bool:
+    try:
+        return a in _container(b)
+    except TypeError:                      # 1 in "abc", [1] in a record
+        raise RuleError(f"cannot look for {describe(a)} in {describe(b)}") from None
+
+
 _BINARY = {
     "==": lambda a, b: a == b,
     "!=": lambda a, b: a != b,
-    "in": lambda a, b: a in _container(b),
-    "not in": lambda a, b: a not in _container(b),
+    "in": _member,
+    "not in": lambda a, b: not _member(a, b),
     "+": _plus,
     "-": lambda a, b: _int(a, "-") - _int(b, "-"),
     "*": lambda a, b: _int(a, "*") * _int(b, "*"),
@@ -150,12 +163,6 @@ _BINARY = {
     ">": lambda a, b: _int(a, ">") > _int(b, ">"),
     ">=": lambda a, b: _int(a, ">=") >= _int(b, ">="),
 }
-
-
-def _container(value):
-    if type(value) not in (list, dict, str):
-        raise RuleError(f"'in' needs a list, got {describe(value)}")
-    return value
 
 
 def _binop(node):
@@ -175,18 +182,25 @@ def _binop(node):
 def _boolop(node):
     left, right = compiled(node.left), compiled(node.right)
     if node.op == "and":
-        return lambda ctx: left(ctx) and right(ctx)
-    return lambda ctx: left(ctx) or right(ctx)
+        def both(ctx):
+            a = left(ctx)
+            return right(ctx) if truth(a, ctx.game.state) else a
+        return both
+
+    def either(ctx):
+        a = left(ctx)
+        return a if truth(a, ctx.game.state) else right(ctx)
+    return either
 
 
 def _conditional(node):
     cond, then, orelse = compiled(node.cond), compiled(node.then), compiled(node.orelse)
-    return lambda ctx: then(ctx) if cond(ctx) else orelse(ctx)
+    return lambda ctx: then(ctx) if truth(cond(ctx), ctx.game.state) else orelse(ctx)
 
 
 def _not(node):
     operand = compiled(node.operand)
-    return lambda ctx: not operand(ctx)
+    return lambda ctx: not truth(operand(ctx), ctx.game.state)
 
 
 def _negate(node):

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ..dsl import ast
 from .evaluate import Ctx, evaluate
-from .values import RuleError, describe, items_of, plain_copy, seat
+from .values import RuleError, describe, items_of, plain_copy, seat, truth
 
 WAIT = "wait"
 _UNSET = object()
@@ -126,11 +126,12 @@ def _block(game, th, frame, node):
         i += 1
         simple = SIMPLE.get(stmt.__class__)
         if simple is not None and not (stmt.__class__ is ast.Call and stmt.verb == "do"):
-            game.memo.clear()                  # the state is about to change
+            game.memo.clear()                  # the state is about to change...
             try:
                 simple(game, ctx_of(game, th), stmt)
             except RuleError as exc:
                 raise located(game, exc, stmt) from None
+            game.memo.clear()                  # ...and has: forget what was read on the way
             continue
         frame["i"] = i
         if stmt.__class__ is ast.Break:
@@ -162,7 +163,7 @@ def _if(game, th, frame, node):
     ctx = ctx_of(game, th)
     th["frames"].pop()
     for cond, body in node.branches:
-        if evaluate(cond, ctx):
+        if truth(evaluate(cond, ctx), game.state):
             push(game, th, body)
             return None
     if node.orelse is not None:
@@ -189,7 +190,7 @@ def _for_each(game, th, frame, node):
 
 
 def _while(game, th, frame, node):
-    if evaluate(node.cond, ctx_of(game, th)):
+    if truth(evaluate(node.cond, ctx_of(game, th)), game.state):
         push(game, th, node.body)
     else:
         th["frames"].pop()
@@ -216,6 +217,9 @@ def _simultaneously(game, th, frame, node):
         raise RuleError("'simultaneously' cannot be nested")
     env = th["envs"][-1]
     items = items_of(evaluate(node.iterable, Ctx(game, env)), game.state)
+    if not items:                          # nobody to wait for
+        th["frames"].pop()
+        return None
     state = game.state
     flow["snapshot"] = {"players": plain_copy(state["players"]), "vars": plain_copy(state["vars"]),
                         "zones": plain_copy(state["zones"])}
@@ -269,7 +273,7 @@ def _choose_in(game, th, frame, node):
         before = env.get(node.var, _UNSET)
         for value in values:
             env[node.var] = value
-            if node.cond is None or evaluate(node.cond, ctx):
+            if node.cond is None or truth(evaluate(node.cond, ctx), game.state):
                 options.append(value)
                 labels.append(describe(evaluate(node.label, ctx)) if node.label else describe(value))
         if before is _UNSET:                   # listing the options binds nothing

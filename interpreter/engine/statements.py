@@ -8,7 +8,7 @@ from __future__ import annotations
 from ..dsl import ast
 from . import machine
 from .evaluate import Ctx, evaluate
-from .values import RuleError, describe, seat
+from .values import RuleError, describe, items_of, seat
 
 
 def _who(node, ctx: Ctx) -> int:
@@ -29,15 +29,18 @@ def _amounts(node, ctx: Ctx):
 
 def gain(game, ctx: Ctx, node) -> None:
     i = _who(node, ctx)
-    for name, count in _amounts(node, ctx):
+    for name, count in list(_amounts(node, ctx)):       # every amount worked out first
         game.counters.gain(i, name, count)
 
 
 def spend(game, ctx: Ctx, node) -> None:
-    """All or nothing: every amount is checked before any is paid."""
+    """All or nothing: the total of each counter is checked before any is paid."""
     i = _who(node, ctx)
     amounts = list(_amounts(node, ctx))
+    totals: dict = {}
     for name, count in amounts:
+        totals[name] = totals.get(name, 0) + count
+    for name, count in totals.items():
         game.counters.check_spend(i, name, count)
     for name, count in amounts:
         game.counters.spend(i, name, count)
@@ -45,7 +48,7 @@ def spend(game, ctx: Ctx, node) -> None:
 
 def lose(game, ctx: Ctx, node) -> None:
     i = _who(node, ctx)
-    for name, count in _amounts(node, ctx):
+    for name, count in list(_amounts(node, ctx)):
         game.counters.lose(i, name, count)
 
 
@@ -62,10 +65,12 @@ def assign(game, ctx: Ctx, node) -> None:
 
 def augassign(game, ctx: Ctx, node) -> None:
     current = _load(game, ctx, node.target)
-    delta = evaluate(node.value, ctx)
+    delta = items_of(evaluate(node.value, ctx), game.state)
     if node.op == "+=":
-        if type(current) is list:
+        if type(current) is list:              # a list grows by a list, or by one item
             value = current + (delta if type(delta) is list else [delta])
+        elif type(current) is str and type(delta) is str:
+            value = current + delta
         else:
             value = _int(current) + _int(delta)
     else:

@@ -70,6 +70,13 @@ def items_of(value, state: dict):
     return value
 
 
+def truth(value, state: dict) -> bool:
+    """Whether a value counts as true; a zone counts by its cards (empty is false)."""
+    if type(value) is dict and "zone" in value:
+        return bool(zone_list(state, value))
+    return bool(value)
+
+
 def describe(value) -> str:
     """A short readable label for any value (option labels, log lines)."""
     if type(value) is dict:

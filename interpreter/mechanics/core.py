@@ -139,6 +139,12 @@ def get(ctx, args):
     if type(record) is str and record in ctx.game.rules.entities:
         from ..engine.evaluate import attribute
         return attribute(record, key, ctx) if key in ctx.game.rules.entities[record] else default
+    if type(record) is dict and ("player" in record or "grid" in record):
+        from ..engine.evaluate import attribute
+        try:
+            return attribute(record, key, ctx)
+        except RuleError:
+            return default
     if type(record) is not dict:
         raise RuleError(f"get() needs a record, got {describe(record)}")
     return record.get(key, default)
