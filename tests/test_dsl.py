@@ -120,3 +120,10 @@ def test_a_choice_may_name_its_prompt():
     assert (pick.prompt, pick.var) == ("a card", "i")
     assert parse_program('choose "a stat" one: gain 3 mov | gain 3 stl').body[0].prompt == "a stat"
     assert parse_program("choose one: gain 3 mov | gain 3 stl").body[0].prompt is None
+
+
+def test_a_local_may_not_hide_a_declared_name():
+    vocab = Vocabulary(names={"coin", "round"}, variables={"round"}, mine={"coin"},
+                       counters={"coin"}, verbs=VERBS)
+    found = [(p.code, p.hint) for p in check(parse_program("coin = 5\nround = 2"), vocab)]
+    assert found == [("dsl-hides-name", "write self.coin = ...")]

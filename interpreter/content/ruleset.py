@@ -331,6 +331,8 @@ def _vocabulary(rules: Ruleset) -> Vocabulary:
     functions.update({name: len(params) for name, (params, _) in rules.functions.items()})
     return Vocabulary(
         names=set(rules.names), attributes=attributes, counters=set(rules.counters),
+        variables=set(rules.vars),
+        mine={name for name, (tag, _) in rules.names.items() if tag == "mine"},
         functions=functions,
         procedures={name: len(params) for name, (params, _) in rules.procedures.items()},
         verbs=mechanics.VERBS)

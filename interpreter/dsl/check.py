@@ -16,6 +16,8 @@ from . import ast
 class Vocabulary:
     """What effect texts of one ruleset may name."""
     names: set = field(default_factory=set)          # globals: vars, zones, tables, ids, ...
+    variables: set = field(default_factory=set)      # the game variables, which may be set
+    mine: set = field(default_factory=set)           # names that are self's (counters, ...)
     attributes: set = field(default_factory=set)     # anything after a dot
     counters: set = field(default_factory=set)       # gain / spend / lose targets
     functions: dict = field(default_factory=dict)    # name -> arity (None: any)
@@ -92,6 +94,11 @@ def _walk(node, vocab: Vocabulary, local: set, out: list) -> None:
             return
     elif kind in (ast.Assign, ast.AugAssign):
         head = node.target[0]
+        if len(node.target) == 1 and head in vocab.names and head not in vocab.variables:
+            hint = f"write self.{head} = ..." if head in vocab.mine else None
+            out.append(Problem(node, "dsl-hides-name",
+                               f"'{head}' is declared by the ruleset: a local of that name "
+                               f"would hide it", hint))
         if len(node.target) > 1 and head not in local and head not in vocab.names:
             out.append(Problem(node, "dsl-unknown-name", f"unknown name '{head}'",
                                suggest(head, local | vocab.names)))
