@@ -148,9 +148,14 @@ def _member(a, b) -> bool:
         raise RuleError(f"cannot look for {describe(a)} in {describe(b)}") from None
 
 
+def _equal(a, b) -> bool:
+    """Python's == but true is not 1 (nor false 0)."""
+    return a == b and (type(a) is bool) is (type(b) is bool)
+
+
 _BINARY = {
-    "==": lambda a, b: a == b,
-    "!=": lambda a, b: a != b,
+    "==": _equal,
+    "!=": lambda a, b: not _equal(a, b),
     "in": _member,
     "not in": lambda a, b: not _member(a, b),
     "+": _plus,
