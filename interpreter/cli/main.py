@@ -289,13 +289,18 @@ def play(game, players, seed, seats, options, expansions, log_file, quiet):
     if not quiet:
         console.print(f"{setup.rules.title}: {setup.players} players, seed {setup.seed}, "
                       f"{len(match.state['history'])} decisions")
-    _print_result(console, setup, match.result)
+    _print_result(console, setup, match)
 
 
-def _print_result(console, setup, result) -> None:
-    table = _table("seat", "who", "score", "rank")
+def _print_result(console, setup, match) -> None:
+    """Score and place per seat, plus the player variables the game asks to show."""
+    result = match.result
+    extra = setup.rules.manifest.get("show", [])
+    table = _table("seat", "who", "score", "place", *extra)
     for i, name in enumerate(setup.seats):
-        table.add_row(session.seat_label(i), name, str(result["scores"][i]), str(result["ranks"][i]))
+        shown = [str(match.state["players"][i]["vars"].get(v, "")) for v in extra]
+        table.add_row(session.seat_label(i), name, str(result["scores"][i]), str(result["ranks"][i]),
+                      *shown)
     console.print(table)
     console.print(session.outcome_line(result))
 

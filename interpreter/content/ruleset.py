@@ -298,6 +298,10 @@ _BUILTINS = {
 
 def _check_declared_names(rules, manifest: Source, components: Source, problems: Problems):
     """Names the manifest and components use must exist: the score, tables of zones and options."""
+    for name in manifest.data.get("show", []):
+        if name not in rules.player_vars:
+            problems.add("unknown-name", f"'{name}' to show is not a player variable", manifest,
+                         ("show",), hint=did_you_mean(name, list(rules.player_vars)))
     if rules.score not in rules.counters:
         problems.add("unknown-name", f"the score '{rules.score}' is not a counter", manifest,
                      ("score",), hint=did_you_mean(rules.score, list(rules.counters)))
