@@ -139,3 +139,12 @@ def test_effects_inside_lists_and_maps_are_checked(tmp_path):
         load_ruleset(str(folder))
     found = [(d.code, d.line, d.col) for d in caught.value.diagnostics]
     assert found == [("dsl-unknown-attribute", 2, 55), ("dsl-unknown-counter", 2, 109)]
+
+
+def test_set_reaches_any_players_field(toy):
+    game = Game.new(toy, players=3, seed=1)
+    game.execute("set players[3].mov to 4\nset step to 2")
+    assert game.state["players"][2]["counters"]["mov"] == 4
+    assert game.state["vars"]["step"] == 2
+    with pytest.raises(RuleError, match="needs a player's field"):
+        game.execute("set players to 1")

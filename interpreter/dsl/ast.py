@@ -75,6 +75,12 @@ class AugAssign(Node):      # round += 1
 
 
 @dataclass(frozen=True)
+class SetTo(Node):          # set players[2].coin to 5 (any player's field, or a game variable)
+    target: Node            # an Attribute (or a Name of a game variable)
+    value: Node
+
+
+@dataclass(frozen=True)
 class Call(Node):           # shuffle plan / move top(pile) to display
     verb: str
     arg: Node | None
@@ -221,5 +227,5 @@ class Negate(Node):
     operand: Node
 
 
-STATEMENTS = (Gain, Spend, Lose, Assign, AugAssign, Call, Break, Pass, If,
+STATEMENTS = (Gain, Spend, Lose, Assign, AugAssign, SetTo, Call, Break, Pass, If,
               ForEach, While, Simultaneously, As, ChooseOne, ChooseIn)

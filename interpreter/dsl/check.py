@@ -85,6 +85,12 @@ def _walk(node, vocab: Vocabulary, local: set, out: list) -> None:
                                suggest(node.name, vocab.counters), tail=node.name))
     elif kind in (ast.Function, ast.Generator):
         _check_function(node, vocab, out)
+    elif kind is ast.SetTo:
+        target = node.target
+        if not (target.__class__ is ast.Attribute or
+                (target.__class__ is ast.Name and target.id in vocab.variables)):
+            out.append(Problem(target, "dsl-bad-target",
+                               "'set' needs a player's field (p.coin) or a game variable"))
     elif kind is ast.Call:
         _check_call(node, vocab, out)
         target = node.arg

@@ -81,6 +81,7 @@ _SAY = {
     ast.Assign: lambda n, i: f"set {'.'.join(n.target)} to {explain(n.value)}",
     ast.AugAssign: lambda n, i: (f"{'add' if n.op == '+=' else 'subtract'} {explain(n.value)} "
                                  f"{'to' if n.op == '+=' else 'from'} {'.'.join(n.target)}"),
+    ast.SetTo: lambda n, i: f"set {explain(n.target)} to {explain(n.value)}",
     ast.Call: _call,
     ast.Break: lambda n, i: "stop repeating",
     ast.Pass: lambda n, i: "nothing",

@@ -105,6 +105,9 @@ class _Build(Transformer):
     def augassign(self, meta, items):
         return _at(meta, ast.AugAssign, items[0], str(items[1]), items[2])
 
+    def set_(self, meta, items):
+        return _at(meta, ast.SetTo, items[0], items[1])
+
     def keyword(self, meta, items):
         return str(items[0])
 

@@ -113,6 +113,20 @@ def _store(game, ctx: Ctx, target: tuple, value) -> None:
         raise RuleError(f"cannot set '{field}' of {describe(owner)}")
 
 
+def set_to(game, ctx: Ctx, node) -> None:
+    """``set players[2].coin to 5``: a field of any player, reached by any expression."""
+    value = _own(evaluate(node.value, ctx))
+    target = node.target
+    if target.__class__ is ast.Name:
+        _store(game, ctx, (target.id,), value)
+        return
+    owner = evaluate(target.obj, ctx)
+    if type(owner) is dict and "player" in owner and len(owner) == 1:
+        game.set_player_value(owner["player"], target.name, value)
+    else:
+        raise RuleError(f"cannot set '{target.name}' of {describe(owner)}")
+
+
 def call(game, ctx: Ctx, node) -> None:
     verb = game.verbs[node.verb]
     arg = evaluate(node.arg, ctx) if node.arg is not None else None
@@ -131,6 +145,7 @@ machine.SIMPLE.update({
     ast.Lose: lose,
     ast.Assign: assign,
     ast.AugAssign: augassign,
+    ast.SetTo: set_to,
     ast.Call: call,
     ast.Pass: lambda game, ctx, node: None,
 })
