@@ -317,13 +317,21 @@ def test_simulate_refuses_humans():
 
 # ---------------------------------------------------------------- check
 
-def test_check_calls_scenarios(monkeypatch):
+def test_check_calls_scenarios(monkeypatch, tmp_path):
     fake = types.ModuleType("interpreter.scenarios")
     fake.check_paths = lambda paths: (1, 1, [f"ok {paths[0]}", f"FAIL {paths[1]}"])
     monkeypatch.setitem(sys.modules, "interpreter.scenarios", fake)
-    result = run("check", "a.yaml", "b.yaml")
+    a, b = tmp_path / "a.yaml", tmp_path / "b.yaml"
+    a.write_text("game: x\n")
+    b.write_text("game: x\n")
+    result = run("check", str(a), str(b))
     assert result.exit_code == 1
-    assert result.output.splitlines() == ["ok a.yaml", "FAIL b.yaml", "1 passed, 1 failed"]
+    assert result.output.splitlines() == [f"ok {a}", f"FAIL {b}", "1 passed, 1 failed"]
+
+
+def test_check_a_missing_file_is_a_usage_error():
+    result = run("check", "no/such/scenario.yaml")
+    assert result.exit_code == 2 and "no such scenario" in result.stderr
 
 
 def test_check_without_scenarios(monkeypatch):

@@ -196,7 +196,7 @@ GAME = {"id": "demo-game", "name": "Demo", "players": {"min": 1, "max": 4}, "sco
                     "fast": {"type": "bool", "default": False},
                     "helped": {"type": "seats", "default": []},
                     "banned": {"type": "subset", "table": "cards", "default": []}},
-        "expansions": {"more-cards": "expansions/more"}, "counts": {"cards": 3}}
+        "expansions": {"more-cards": "expansions/more"}}
 COMPONENTS = {
     "counters": {"points": {"start": 0, "min": None, "max": 99, "earn_cap": 50,
                             "visible_to": "viewer == owner", "description": "Score."}},

@@ -362,6 +362,10 @@ def check_scenarios(scenarios):
         from ..scenarios import check_paths
     except ImportError as exc:
         raise CliError(f"scenarios are not available: {exc}") from None
+    from pathlib import Path
+    missing = [name for name in scenarios if not Path(name).exists()]
+    if missing:
+        raise CliError(f"no such scenario file or folder: {', '.join(missing)}")
     passed, failed, lines = check_paths(list(scenarios))
     for line in lines:
         click.echo(line)
