@@ -1,0 +1,44 @@
+"""The README's examples run as written, so the documentation cannot drift."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from interpreter.dsl.parser import parse_program
+from interpreter.scenarios import run_scenario
+
+README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+
+
+def blocks(language: str) -> list[str]:
+    return re.findall(rf"```{language}\n(.*?)```", README, re.S)
+
+
+def test_first_lines_are_the_two_set_up_commands():
+    commands = blocks("sh")[0].strip().splitlines()
+    assert commands == ["pip install -e . && rulebook play lairs",
+                        "pip install -e '.[test]' && python -m pytest"]
+
+
+def test_python_api_example_runs():
+    [code] = [b for b in blocks("python") if "load_ruleset" in b]
+    exec(compile(code, "README.md", "exec"), {})
+
+
+def test_scenario_example_passes(tmp_path):
+    [text] = [b for b in blocks("yaml") if b.lstrip().startswith("# yaml-language-server: $schema=../../../schemas/scenario")]
+    folder = Path(__file__).parent / "scenarios"
+    path = folder / "_readme_example.yaml"             # beside the others: same relative schema path
+    path.write_text(text, encoding="utf-8")
+    try:
+        result = run_scenario(path)
+    finally:
+        path.unlink()
+    assert result.ok and result.passed > 0, result.lines
+
+
+def test_effect_language_example_parses():
+    start = README.index("\ngain 2 coin, 1 mov") + 1
+    text = README[start:README.index("```", start)]
+    lines = [line for line in text.splitlines() if "..." not in line]   # elided forms
+    parse_program("\n".join(lines))
