@@ -212,3 +212,15 @@ def test_scenario_file(path):
         pytest.fail(f"{path} passes: remove its 'xfail' ({result.xfail})")
     assert result.ok, "\n".join(result.lines)
     assert result.passed > 0, f"{path} checks nothing"
+
+
+def test_a_rule_error_in_setup_names_its_line(tmp_path):
+    path = write(tmp_path, """\
+        setup:
+          - p = players[1]
+          - |
+            p.coin = 1
+            spend 5 coin for p
+        """)
+    result = run_scenario(path)
+    assert result.lines == [f"{path}:{line_of(path, 'spend 5')}: error: P1 cannot spend 5 coin (has 1)"]

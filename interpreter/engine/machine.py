@@ -94,12 +94,17 @@ def _run_thread(game, th: dict) -> None:
 
 
 def located(game, exc: RuleError, node) -> RuleError:
-    """The error with the ``file:line:col`` of the content that caused it (said once)."""
+    """The error with the ``file:line:col`` of the content that caused it (said once).
+
+    Text run directly (``Game.execute``) has no file: the error then carries
+    ``position``, the (line, col) in that text, for the caller to place.
+    """
     if getattr(exc, "located", False) or node is None:
         return exc
     where = game.rules.where(node)
     err = RuleError(f"{where}: {exc}" if where else str(exc))
     err.located = True
+    err.position = (node.line, node.col)
     return err
 
 

@@ -306,7 +306,8 @@ class _Scenario:
         try:
             self.game.execute(program)
         except (RuleError, DslError) as exc:
-            self.error(self.at(path), _first_line(exc))
+            position = getattr(exc, "position", None)
+            self.error(where(*position) if position else self.at(path), _first_line(exc))
 
     def value_at(self, path: tuple):
         value = self.data
