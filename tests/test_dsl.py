@@ -1,6 +1,8 @@
 """The effect language: parsing, positions, checking, explaining, evaluating."""
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -17,8 +19,8 @@ def test_card_text_parses_to_frozen_nodes():
     gain = tree.body[0]
     assert isinstance(gain, ast.Gain)
     assert [(a.count.value, a.name) for a in gain.amounts] == [(2, "coin"), (1, "mov")]
-    with pytest.raises(Exception):
-        gain.amounts = ()                                   # frozen
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        gain.amounts = ()
 
 
 def test_blocks_follow_indentation():

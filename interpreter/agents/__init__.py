@@ -69,7 +69,7 @@ def step(game, bots: dict) -> bool:
         bot = bots.get(decision.player)
         if bot is not None:
             seat = decision.player
-            index = bot.choose(view(game, seat), lambda i: game.preview_score(seat, i))
+            index = bot.choose(view(game, seat), lambda i, seat=seat: game.preview_score(seat, i))
             game.apply(seat, index)
             return True
     return False

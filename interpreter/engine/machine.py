@@ -243,14 +243,13 @@ def _simultaneously(game, th, frame, node):
 
 # ---------------------------------------------------------------- decisions
 
-def _decide(game, th, frame, options, labels, prompt, who):
+def _decide(game, th, frame, labels, prompt, who):
     """Pause ``th`` on a decision, or take it at once when there is no real choice."""
-    if len(options) == 1:
+    if len(labels) == 1:
         frame["answer"] = 0
         game.log(f"{describe(who)}: {labels[0]} (only option)",
                  to=None if who is None else [seat(who)])
         return None
-    frame["opts"] = options
     th["pending"] = {"player": seat(who), "prompt": prompt, "labels": labels}
     return WAIT
 
@@ -259,7 +258,7 @@ def _choose_one(game, th, frame, node):
     if "answer" not in frame:
         ctx = ctx_of(game, th)
         labels = [game.rules.explain(alt) for alt in node.alternatives]
-        if _decide(game, th, frame, list(range(len(labels))), labels, node.prompt or "choose one",
+        if _decide(game, th, frame, labels, node.prompt or "choose one",
                    ctx.env.get("self")) is WAIT:
             return WAIT
     th["frames"].pop()
@@ -291,10 +290,10 @@ def _choose_in(game, th, frame, node):
         if not options:
             th["frames"].pop()                 # nothing to choose from: nothing happens
             return None
+        frame["opts"] = options
         prompt = node.prompt or f"choose {node.var}"
-        if _decide(game, th, frame, options, labels, prompt, env.get("self")) is WAIT:
+        if _decide(game, th, frame, labels, prompt, env.get("self")) is WAIT:
             return WAIT
-        frame.setdefault("opts", options)
     answer = frame["answer"]
     chosen = frame["opts"][answer]
     th["frames"].pop()
@@ -357,4 +356,5 @@ EXECUTE = {
     ast.Simultaneously: _simultaneously,
     ast.ChooseOne: _choose_one,
     ast.ChooseIn: _choose_in,
+    ast.Call: _do,          # only 'do' reaches a frame: other verbs run inline in _block
 }

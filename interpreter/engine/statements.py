@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ..dsl import ast
 from . import machine
-from .evaluate import Ctx, evaluate
+from .evaluate import Ctx, attribute, evaluate, lookup
 from .values import RuleError, describe, items_of, seat
 
 
@@ -85,7 +85,6 @@ def _int(value):
 
 
 def _load(game, ctx, target):
-    from .evaluate import attribute, lookup
     value = lookup(target[0], ctx)
     for name in target[1:]:
         value = attribute(value, name, ctx)
@@ -102,11 +101,14 @@ def _store(game, ctx: Ctx, target: tuple, value) -> None:
         else:
             state["vars"][name] = value
         return
-    from .evaluate import attribute, lookup
     owner = lookup(target[0], ctx)
     for name in target[1:-1]:
         owner = attribute(owner, name, ctx)
-    field = target[-1]
+    _set_field(game, owner, target[-1], value)
+
+
+def _set_field(game, owner, field: str, value) -> None:
+    """A player's counter or variable; nothing else has settable fields."""
     if type(owner) is dict and "player" in owner and len(owner) == 1:
         game.set_player_value(owner["player"], field, value)
     else:
@@ -120,11 +122,7 @@ def set_to(game, ctx: Ctx, node) -> None:
     if target.__class__ is ast.Name:
         _store(game, ctx, (target.id,), value)
         return
-    owner = evaluate(target.obj, ctx)
-    if type(owner) is dict and "player" in owner and len(owner) == 1:
-        game.set_player_value(owner["player"], target.name, value)
-    else:
-        raise RuleError(f"cannot set '{target.name}' of {describe(owner)}")
+    _set_field(game, evaluate(target.obj, ctx), target.name, value)
 
 
 def call(game, ctx: Ctx, node) -> None:
@@ -132,11 +130,6 @@ def call(game, ctx: Ctx, node) -> None:
     arg = evaluate(node.arg, ctx) if node.arg is not None else None
     keywords = {k: evaluate(v, ctx) for k, v in node.keywords}
     verb.run(ctx, arg, keywords)
-
-
-def _frame_call(game, th, frame, node):
-    """Only ``do`` is reached as a frame (it runs another program); other verbs run inline."""
-    return machine._do(game, th, frame, node)
 
 
 machine.SIMPLE.update({
@@ -149,4 +142,3 @@ machine.SIMPLE.update({
     ast.Call: call,
     ast.Pass: lambda game, ctx, node: None,
 })
-machine.EXECUTE[ast.Call] = _frame_call
