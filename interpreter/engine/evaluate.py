@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..mechanics.grids import attribute as grid_attribute
 from .compile import compiled
-from .values import RuleError, describe, is_player, player, zone_list
+from .values import RuleError, describe, player, zone_list
 
 
 class Ctx:
@@ -157,4 +157,4 @@ def index(container, key, state=None):
     raise RuleError(f"cannot index {describe(container)}")
 
 
-__all__ = ["Ctx", "evaluate", "lookup", "attribute", "player_attribute", "is_player"]
+__all__ = ["Ctx", "evaluate", "lookup", "attribute", "player_attribute", "index"]

@@ -26,10 +26,6 @@ def player(i: int) -> dict:
     return {"player": i}
 
 
-def is_player(value) -> bool:
-    return type(value) is dict and "player" in value
-
-
 def seat(value) -> int:
     """The seat index of a player value."""
     if type(value) is dict and "player" in value:
