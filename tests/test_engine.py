@@ -9,7 +9,7 @@ import pytest
 
 from interpreter.content.ruleset import load_ruleset
 from interpreter.engine.game import Game
-from interpreter.engine.values import RuleError
+from interpreter.model.values import RuleError, decode
 
 TOY = str(Path(__file__).parent / "rulesets" / "toy")
 
@@ -117,7 +117,10 @@ def test_builtin_misuse_is_a_rule_error_not_a_crash(toy):
 
 def test_state_is_json(toy):
     game = Game.new(toy, players=2, seed=1)
-    assert json.loads(game.to_json()) == game.state
+    assert json.loads(game.to_json(), object_hook=decode) == game.state
+    plain = game.to_data()                      # engine values as tagged records: pure JSON
+    assert json.loads(json.dumps(plain)) == plain
+    assert {"$": "player", "seat": 1} in plain["flow"]["main"]["envs"][0].values()
 
 
 def test_effects_inside_lists_and_maps_are_checked(tmp_path):

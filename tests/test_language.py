@@ -21,7 +21,7 @@ import pytest
 from interpreter.content.ruleset import load_ruleset
 from interpreter.content.yaml_source import load_yaml
 from interpreter.engine.game import Game, IllegalAction
-from interpreter.engine.values import RuleError
+from interpreter.model.values import RuleError
 
 TOY = Path(__file__).parent / "rulesets" / "toy"
 CARDS = ["c1", "c2", "c3", "c4", "c5", "c6"]          # the toy's table, in order; c<N>.value == N

@@ -37,12 +37,12 @@ class Human:
     def ask(self, seat: int) -> str:
         """One non-empty answer line; end of input stops the program."""
         while True:
-            self.console.print(f"P{seat + 1}> ", end="")
+            self.console.print(f"{self.game.seat_name(seat)}> ", end="")
             self.console.file.flush()
             line = self.stdin.readline()
             if not line:
                 self.console.print()
-                raise CliError(f"end of input while P{seat + 1} had a decision to make")
+                raise CliError(f"end of input while {self.game.seat_name(seat)} had a decision to make")
             if line.strip():
                 return line.strip()
 
@@ -63,7 +63,7 @@ def view_lines(game, seat: int, log: list[str]) -> list[str]:
     """The text shown to a human seat before a decision."""
     view = game.view(seat)
     rules = game.rules
-    lines = [f"--- P{seat + 1} to decide ---"]
+    lines = [f"--- {game.seat_name(seat)} to decide ---"]
     if log:
         lines += ["log:"] + [f"  {text}" for text in log]
     name_of = _namer(rules)
@@ -76,7 +76,7 @@ def view_lines(game, seat: int, log: list[str]) -> list[str]:
             lines.append(f"  {_other_line(player, name_of)}")
             lines += _grid_lines(rules, player, indent="    ")
     decision = view["decision"]
-    lines.append(f"P{seat + 1}: {decision['prompt']}")
+    lines.append(f"{game.seat_name(seat)}: {decision['prompt']}")
     lines += render.options(decision)
     lines.append("(answer with a number or an option's label; ? shows all of this again)")
     return lines
@@ -91,7 +91,7 @@ def _namer(rules):
 
 
 def _own_lines(rules, me: dict, name_of) -> list[str]:
-    lines = [f"you (P{me['seat'] + 1}): {render.pairs(me['counters'])}"]
+    lines = [f"you ({me['name']}): {render.pairs(me['counters'])}"]
     if any(v not in (None, [], {}, "") for v in me["vars"].values()):
         lines.append(f"  {render.pairs(me['vars'], skip_empty=True)}")
     for name, value in me["zones"].items():
@@ -123,7 +123,7 @@ def _other_line(player: dict, name_of) -> str:
     parts += [f"{name} {render.zone(value, name_of)}" for name, value in player["zones"].items()]
     if player["vars"]:
         parts.append(render.pairs(player["vars"], skip_empty=True))
-    return f"P{player['seat'] + 1}: " + "; ".join(parts)
+    return f"{player['name']}: " + "; ".join(parts)
 
 
 def _item_names(rules, data: dict) -> dict:

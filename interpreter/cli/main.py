@@ -13,7 +13,7 @@ from rich import box
 from rich.table import Table
 
 from ..diagnostics import ContentError, Diagnostic, render_json, render_text
-from ..engine.values import RuleError
+from ..model.values import RuleError
 from . import session
 from .common import (HUMAN, CliError, describe_error, echo_error, err, load, out,
                      parse_options, parse_seats, player_count)
@@ -297,12 +297,17 @@ def _print_result(console, setup, match) -> None:
     result = match.result
     extra = setup.rules.manifest.get("show", [])
     table = _table("seat", "who", "score", "place", *extra)
-    for i, name in enumerate(setup.seats):
+    for i, score in enumerate(result["scores"]):
+        who = setup.seats[i] if i < match.people else "scripted"
         shown = [str(match.state["players"][i]["vars"].get(v, "")) for v in extra]
-        table.add_row(session.seat_label(i), name, str(result["scores"][i]), str(result["ranks"][i]),
-                      *shown)
+        table.add_row(match.seat_name(i), who, _score_text(score), str(result["ranks"][i]), *shown)
     console.print(table)
-    console.print(session.outcome_line(result))
+    console.print(session.outcome_line(match))
+
+
+def _score_text(score) -> str:
+    """A score, or a tie-break key as its numbers joined by slashes."""
+    return "/".join(map(str, score)) if isinstance(score, list) else str(score)
 
 
 @cli.command()

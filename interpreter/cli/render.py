@@ -14,6 +14,8 @@ import json
 import re
 import textwrap
 
+from ..model.values import decode, describe
+
 CELL = 5                       # characters inside one room
 EMPTY = "."
 
@@ -36,8 +38,8 @@ def short(value, limit: int = 60) -> str:
         text = "yes" if value else "no"
     elif isinstance(value, (int, float, str)):
         text = str(value)
-    elif isinstance(value, dict) and set(value) == {"player"}:
-        text = f"P{value['player'] + 1}"
+    elif isinstance(value, dict) and "$" in value:           # an engine value, as a view writes it
+        text = describe(decode(dict(value)))
     elif isinstance(value, list):
         text = "[" + ", ".join(short(v, limit) for v in value) + "]"
     elif isinstance(value, dict):

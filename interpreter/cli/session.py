@@ -43,13 +43,10 @@ def play(game, bots: dict, human=None) -> None:
         human.decide(game.pending()[0].player)
 
 
-def seat_label(seat: int) -> str:
-    return f"P{seat + 1}"
-
-
-def outcome_line(result: dict) -> str:
+def outcome_line(game) -> str:
     """``winner: P2`` or ``tie: P1, P3``."""
-    names = ", ".join(seat_label(i) for i in result["winners"])
+    result = game.result
+    names = ", ".join(game.seat_name(i) for i in result["winners"])
     return f"{'tie' if len(result['winners']) > 1 else 'winner'}: {names}"
 
 
@@ -98,7 +95,7 @@ def read_log(path: str) -> dict:
 def replay(rules, log: dict):
     """Re-run a log's actions; returns ``(game, None)`` or ``(game, failure message)``."""
     from ..engine.game import Game, IllegalAction
-    from ..engine.values import RuleError
+    from ..model.values import RuleError
     game = Game.new(rules, players=log["players"], seed=log["seed"], options=log["options"])
     for number, action in enumerate(log["actions"], start=1):
         try:
@@ -115,7 +112,7 @@ def replay(rules, log: dict):
 def _action(action) -> str:
     try:
         player, index = action
-        return f"{seat_label(player)} option {index}"
+        return f"P{player + 1} option {index}"
     except (TypeError, ValueError):
         return repr(action)
 
@@ -124,8 +121,9 @@ def _action(action) -> str:
 
 def simulate(setup: Setup, games: int, advance=lambda: None) -> dict:
     """Play ``games`` games with seeds seed..seed+games-1; return the summary numbers."""
-    scores = [[] for _ in setup.seats]
-    wins = [0.0] * len(setup.seats)
+    scores: list = []
+    wins: list = []
+    names: list = []
     decisions = 0
     for n in range(games):
         seed = setup.seed + n
@@ -133,20 +131,25 @@ def simulate(setup: Setup, games: int, advance=lambda: None) -> dict:
                      setup.seats).new_game()
         play(game, setup.bots(seed))
         result = game.result
+        if not names:                                    # people, then any scripted seats
+            names = list(game.seat_names)
+            scores = [[] for _ in names]
+            wins = [0.0] * len(names)
         for seat, score in enumerate(result["scores"]):
-            scores[seat].append(score)
+            scores[seat].append(score[0] if isinstance(score, list) else score)  # a key: its head
         for seat in result["winners"]:
             wins[seat] += 1 / len(result["winners"])
         decisions += len(game.state["history"])
         advance()
-    return summary(setup, games, scores, wins, decisions)
+    return summary(setup, games, names, scores, wins, decisions)
 
 
-def summary(setup: Setup, games: int, scores, wins, decisions) -> dict:
+def summary(setup: Setup, games: int, names, scores, wins, decisions) -> dict:
     seats = []
-    for i, name in enumerate(setup.seats):
+    for i, label in enumerate(names):
         s = scores[i]
-        seats.append({"seat": seat_label(i), "bot": name, "wins": round(wins[i], 4),
+        bot = setup.seats[i] if i < len(setup.seats) else "scripted"
+        seats.append({"seat": label, "bot": bot, "wins": round(wins[i], 4),
                       "average": round(sum(s) / len(s), 4) if s else None,
                       "min": min(s) if s else None, "max": max(s) if s else None})
     return {"game": setup.rules.id, "games": games, "players": setup.players,

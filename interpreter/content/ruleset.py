@@ -22,7 +22,8 @@ from ..dsl import ast
 from ..dsl.check import Vocabulary, check
 from ..dsl.explain import explain
 from ..dsl.parser import DslError, parse_expression, parse_program
-from ..engine.evaluate import PLAYER_BUILTINS
+from ..mechanics.seats import BUILTINS, PLAYER_ATTRIBUTES
+from ..model.values import Grid
 from . import tables
 from .schema_check import check_schema, load_schema
 from .yaml_source import load_yaml
@@ -30,8 +31,6 @@ from .yaml_source import load_yaml
 RULESETS = Path(__file__).resolve().parents[2] / "rulesets"
 MANIFEST = "game.yaml"
 
-# Names every text may use without declaring them.
-BUILTIN_NAMES = ("players", "player_count", "options", "game_over", "winners")
 GRID_ATTRIBUTES = ("row", "col", "name", "item", "empty", "tags", "owner", "grid", "room",
                    "side", "walled", "across", "boundary", "rows", "cols")
 
@@ -138,6 +137,11 @@ class Ruleset:
     def explain(self, node) -> str:
         return explain(node)
 
+    def scripted_for(self, people: int) -> list:
+        """The ids of the scripted seats that sit in a game of ``people`` people."""
+        return [sid for sid, spec in self.scripted_seats.items()
+                if people in spec.get("for_players", [people])]
+
 
 
 # ---------------------------------------------------------------- loading
@@ -154,6 +158,7 @@ def load_ruleset(name_or_path: str, expansions=()) -> Ruleset:
     rules.players = m["players"]
     rules.options = m.get("options", {})
     rules.score = m["score"]
+    rules.scripted_seats = m.get("scripted_seats", {})
     rules.manifest = m
 
     components = _read(folder / m["components"], "components", problems)
@@ -168,7 +173,11 @@ def load_ruleset(name_or_path: str, expansions=()) -> Ruleset:
     for overlay in overlays:
         data_sources += overlay["data"]
     problems.raise_if_any()
+    for src in [components] + data_sources + [o["components"] for o in overlays]:
+        tables.check_reserved_keys(src, problems)
     tables.load_records(rules, components, data_sources, problems)
+    rules.function_names = {name for src in [flow] + [o["flow"] for o in overlays if o["flow"]]
+                            for name in src.data.get("functions", {})}
     _check_declared_names(rules, manifest, components, problems)
     problems.raise_if_any()
 
@@ -264,11 +273,13 @@ def _declare(rules: Ruleset, components: Source, overlays, problems: Problems) -
         seen[name] = tag
         names[name] = (tag, value)
 
-    for name in BUILTIN_NAMES:                       # first, so a clash is reported
+    for name, value in BUILTINS.items():             # first, so a clash is reported
         seen[name] = "built-in name"
-        names[name] = ("builtin", _BUILTINS[name])
+        names[name] = ("builtin", value)
     for name in rules.vars:
         declare(name, "var", None, ("vars", name))
+    for name in rules.scripted_seats:                # the seat, or none in games without it
+        declare(name, "seat", None, ("scripted_seats", name))
     for name, spec in rules.zones.items():
         declare(name, "zone" if not spec.get("per_player") else "mine", None, ("zones", name))
     for name in rules.counters:
@@ -279,21 +290,12 @@ def _declare(rules: Ruleset, components: Source, overlays, problems: Problems) -
         if spec.get("per_player"):
             declare(name, "mine", None, ("grids", name))
         else:
-            declare(name, "const", {"grid": name, "of": None}, ("grids", name))
+            declare(name, "const", Grid(name), ("grids", name))
     for name, value in rules.constants.items():
         declare(name, "const", value, ("constants", name))
     for name in rules.table_specs:                   # a table's name lists its record ids
         declare(name, "table", None, ("tables", name))
 
-
-
-_BUILTINS = {
-    "players": lambda ctx: [{"player": i} for i in range(len(ctx.game.state["players"]))],
-    "player_count": lambda ctx: len(ctx.game.state["players"]),
-    "options": lambda ctx: ctx.game.state["options"],
-    "game_over": lambda ctx: ctx.game.state["result"] is not None,
-    "winners": lambda ctx: [{"player": i} for i in (ctx.game.state["result"] or {}).get("winners", [])],
-}
 
 
 def _check_declared_names(rules, manifest: Source, components: Source, problems: Problems):
@@ -302,9 +304,10 @@ def _check_declared_names(rules, manifest: Source, components: Source, problems:
         if name not in rules.player_vars:
             problems.add("unknown-name", f"'{name}' to show is not a player variable", manifest,
                          ("show",), hint=did_you_mean(name, list(rules.player_vars)))
-    if rules.score not in rules.counters:
-        problems.add("unknown-name", f"the score '{rules.score}' is not a counter", manifest,
-                     ("score",), hint=did_you_mean(rules.score, list(rules.counters)))
+    if rules.score not in rules.counters and rules.score not in sorted(rules.function_names):
+        problems.add("unknown-name", f"the score '{rules.score}' is neither a counter nor a function",
+                     manifest, ("score",),
+                     hint=did_you_mean(rules.score, list(rules.counters) + sorted(rules.function_names)))
     for name, spec in rules.zones.items():
         if "from" in spec and spec["from"] not in rules.tables:
             problems.add("unknown-name", f"zone '{name}' starts from an unknown table '{spec['from']}'",
@@ -323,7 +326,7 @@ def _vocabulary(rules: Ruleset) -> Vocabulary:
     attributes = set(rules.counters) | set(rules.player_vars) | set(GRID_ATTRIBUTES)
     attributes |= {n for n, s in rules.zones.items() if s.get("per_player")}
     attributes |= {n for n, s in rules.grids.items() if s.get("per_player")}
-    attributes |= set(PLAYER_BUILTINS) | {"id"}
+    attributes |= set(PLAYER_ATTRIBUTES) | {"id"}
     attributes |= set(rules.options)
     for spec in rules.table_specs.values():
         attributes |= tables.field_names(spec.get("fields", {}))

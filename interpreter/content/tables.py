@@ -16,6 +16,7 @@ note: the value is authored, not printed in the rulebook).
 from __future__ import annotations
 
 from ..diagnostics import did_you_mean
+from ..model.values import TAG, Condition, Effect
 
 ID_PATTERN = r"^[a-z][a-z0-9_]*$"
 COMMON_FIELDS = {
@@ -112,6 +113,23 @@ def load_records(rules, components, sources, problems) -> None:
         _check_counts(rules, components, problems)
 
 
+def check_reserved_keys(src, problems) -> None:
+    """No content key may begin with the tag that marks engine values in saved states."""
+    if src is None:
+        return
+    stack = [(src.data, ())]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if isinstance(key, str) and key.startswith(TAG):
+                    problems.add("reserved-key", f"a key cannot begin with '{TAG}' ('{key}'): "
+                                 "it marks engine values in saved games", src, path + (key,), key=True)
+                stack.append((item, path + (key,)))
+        elif isinstance(value, list):
+            stack.extend((item, path + (i,)) for i, item in enumerate(value))
+
+
 def _add_record(rules, table, record, src, path, problems) -> None:
     rid = record["id"]
     if rid in rules.entities:
@@ -190,11 +208,11 @@ def _compile_value(rules, container, fields, key_prefix, src, path, compiler) ->
         if kind == "effect":
             tree = compiler.parse(value, src, path + (name,), params=("this",))
             rules.effects[key] = tree
-            container[name] = {"effect": key}
+            container[name] = Effect(key)
         elif kind in ("condition", "expr"):
             tree = compiler.parse(value, src, path + (name,), expression=True, params=("this",))
             rules.expressions[key] = tree
-            container[name] = {"expr": key}
+            container[name] = Condition(key)
         elif "record" in spec and isinstance(value, dict):
             value = container[name] = dict(value)
             _compile_value(rules, value, spec["record"], key, src, path + (name,), compiler)

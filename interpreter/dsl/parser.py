@@ -4,10 +4,13 @@ from __future__ import annotations
 from functools import lru_cache
 
 from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
 from lark.indenter import DedentError, Indenter
 
 from . import ast
+from ..model.values import TAG as RESERVED      # the tag of engine values in saved states
+
+
 
 
 class DslError(Exception):
@@ -192,8 +195,11 @@ class _Build(Transformer):
         return _at(meta, ast.DictExpr, tuple(i for i in items if i is not None))
 
     def pair(self, meta, items):
-        key = items[0]
-        key = _unquote(key) if key.type == "STRING" else str(key)
+        token = items[0]
+        key = _unquote(token) if token.type == "STRING" else str(token)
+        if key.startswith(RESERVED):              # no record can pass for an engine value
+            raise DslError(f"a record's field name cannot begin with '{RESERVED}'", token.line,
+                           token.column, token.end_column, code="dsl-reserved-key")
         return (key, items[1])
 
     def attribute(self, meta, items):
@@ -289,6 +295,10 @@ def _parse(text: str, start: str):
         return _BUILD.transform(tree)
     except RecursionError:
         raise DslError("the text is nested too deeply") from None
+    except VisitError as exc:
+        if isinstance(exc.orig_exc, DslError):
+            raise exc.orig_exc from None
+        raise
 
 
 def _syntax_error(exc: UnexpectedInput, source: str) -> DslError:

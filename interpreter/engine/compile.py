@@ -8,7 +8,7 @@ source of truth for error messages and explanations.
 from __future__ import annotations
 
 from ..dsl import ast
-from .values import RuleError, describe, items_of, truth
+from ..model.values import RuleError, Zone, describe, items_of, truth
 
 
 def compiled(node):
@@ -175,9 +175,9 @@ def _binop(node):
     if node.op in ("==", "!=", "in", "not in", "+"):       # zones compare by their cards
         def fn(ctx):
             a, b = left(ctx), right(ctx)
-            if type(a) is dict and "zone" in a:
+            if type(a) is Zone:
                 a = items_of(a, ctx.game.state)
-            if type(b) is dict and "zone" in b:
+            if type(b) is Zone:
                 b = items_of(b, ctx.game.state)
             return op(a, b)
         return fn

@@ -8,8 +8,9 @@ grids, rooms, content records and plain records.
 from __future__ import annotations
 
 from ..mechanics.grids import attribute as grid_attribute
+from ..mechanics.seats import PLAYER_ATTRIBUTES
 from .compile import compiled
-from .values import RuleError, describe, player, zone_list
+from ..model.values import Condition, Grid, Player, Room, RuleError, Side, Zone, describe, zone_list
 
 
 class Ctx:
@@ -26,10 +27,14 @@ class Ctx:
         who = self.env.get("self")
         if who is None:
             raise RuleError("'self' is used where no player is acting")
-        return who["player"]
+        return who.seat
 
     def player_data(self, i: int) -> dict:
         return self.game.state["players"][i]
+
+    def attribute(self, value, name: str):
+        """``value.name`` (for mechanics that read attributes)."""
+        return attribute(value, name, self)
 
 
 def evaluate(node, ctx: Ctx):
@@ -54,11 +59,13 @@ def lookup(name: str, ctx: Ctx):
     if tag == "var":
         return state["vars"][name]
     if tag == "zone":
-        return {"zone": name, "of": None}
+        return Zone(name)
     if tag == "mine":                       # a per-player declaration, for self
         return player_attribute(ctx.me, name, ctx)
     if tag == "builtin":
         return what(ctx)
+    if tag == "seat":                       # a scripted seat, if it sits in this game
+        return game.scripted_seat(name)
     return what                             # constants, entity ids, tables
 
 
@@ -69,49 +76,27 @@ def player_attribute(i: int, name: str, ctx: Ctx):
         if name in section:
             return section[name]
     if name in data["zones"]:
-        return {"zone": name, "of": i}
+        return Zone(name, i)
     if name in data["grids"]:
-        return {"grid": name, "of": i}
-    builtin = PLAYER_BUILTINS.get(name)
+        return Grid(name, i)
+    builtin = PLAYER_ATTRIBUTES.get(name)
     if builtin is None:
         raise RuleError(f"players have no '{name}'")
     return builtin(i, ctx)
 
 
-def _neighbour(i: int, step: int, ctx: Ctx):
-    n = len(ctx.game.state["players"])
-    return player((i + step) % n)
-
-
-PLAYER_BUILTINS = {
-    "seat": lambda i, ctx: i + 1,
-    "name": lambda i, ctx: f"P{i + 1}",
-    "left": lambda i, ctx: _neighbour(i, 1, ctx),     # clockwise: the next seat
-    "right": lambda i, ctx: _neighbour(i, -1, ctx),
-    "neighbours": lambda i, ctx: _unique([_neighbour(i, 1, ctx), _neighbour(i, -1, ctx)], i),
-    "place": lambda i, ctx: (ctx.game.state["result"] or {}).get("ranks", [None] * (i + 1))[i],
-}
-
-
-def _unique(players, me):
-    out = []
-    for p in players:
-        if p["player"] != me and p not in out:
-            out.append(p)
-    return out
-
-
 def attribute(value, name: str, ctx: Ctx):
     """``value.name`` for every kind of value."""
-    if type(value) is dict:
-        if "player" in value:
-            return player_attribute(value["player"], name, ctx)
-        if "grid" in value:
-            return grid_attribute(value, name, ctx)
+    kind = type(value)
+    if kind is dict:
         if name in value:
             return value[name]
         raise RuleError(f"{describe(value)} has no '{name}'")
-    if type(value) is str:
+    if kind is Player:
+        return player_attribute(value.seat, name, ctx)
+    if kind is Room or kind is Side or kind is Grid:
+        return grid_attribute(value, name, ctx)
+    if kind is str:
         record = ctx.game.rules.entities.get(value)
         if record is None:
             raise RuleError(f"'{value}' is not a content id, so it has no '{name}'")
@@ -127,9 +112,9 @@ def attribute(value, name: str, ctx: Ctx):
 
 def _field(value, record_id: str, ctx: Ctx):
     """A record's field; condition fields are evaluated where they are read."""
-    if type(value) is dict and "expr" in value and len(value) == 1:
+    if type(value) is Condition:
         env = {"self": ctx.env.get("self"), "this": record_id}
-        return evaluate(ctx.game.rules.expressions[value["expr"]], Ctx(ctx.game, env))
+        return evaluate(ctx.game.rules.expressions[value.key], Ctx(ctx.game, env))
     return value
 
 
@@ -137,13 +122,13 @@ def _field(value, record_id: str, ctx: Ctx):
 
 def index(container, key, state=None):
     """``container[key]``: lists count from 1, as rules do; records by field name."""
-    if type(container) is dict and "zone" in container and state is not None:
-        if "n" not in container and type(key) is int:
+    if type(container) is Zone and state is not None:
+        if container.n is None and type(key) is int:
             live = zone_list(state, container)
             if live and type(live[0]) is list:              # pile[2]: one zone of a group
                 if not 1 <= key <= len(live):
                     raise RuleError(f"index {key} is outside 1..{len(live)}")
-                return dict(container, n=key)
+                return Zone(container.name, container.of, key)
         container = list(zone_list(state, container))
     if type(container) is list:
         if type(key) is not int or not 1 <= key <= len(container):

@@ -22,10 +22,11 @@ from . import machine, statements  # noqa: F401  (statements fills the machine's
 from .compile import compiled
 from .options import resolve_options
 from .evaluate import Ctx, evaluate
-from .rng import seed_state
-from .values import RuleError
+from ..model.rng import seed_state
+from ..model.values import (Player, RuleError, decode, describe, encode, plain_copy, seat_label,
+                            to_plain)
 
-FORMAT = 1
+FORMAT = 2     # 2: engine values are tagged records ({"$": "player", ...}); scripted seats
 
 
 class IllegalAction(Exception):
@@ -54,6 +55,9 @@ class Game:
     def __init__(self, rules, state: dict):
         self.rules = rules
         self.state = state
+        self.people = state["people"]
+        self.seat_names = [seat_label(i) for i in range(self.people)] + [
+            rules.scripted_seats[sid].get("name", sid) for sid in state["scripted"]]
         self.thread = None
         self.counters = Counters(self)
         self.verbs = mechanics.VERBS
@@ -70,12 +74,14 @@ class Game:
         if not rules.players["min"] <= count <= rules.players["max"]:
             raise ValueError(f"{rules.title} is for {rules.players['min']} to "
                              f"{rules.players['max']} players, not {count}")
+        scripted = rules.scripted_for(count)
         state = {
             "format": FORMAT, "game": rules.id, "expansions": list(rules.expansions),
             "fingerprint": rules.fingerprint, "seed": seed,
             "options": resolve_options(rules, options or {}, count),
             "rng": seed_state(seed),
-            "players": [_new_player(rules) for _ in range(count)],
+            "people": count, "scripted": scripted,
+            "players": [_new_player(rules) for _ in range(count + len(scripted))],
             "vars": copy.deepcopy(rules.vars),
             "zones": {name: _new_zone(spec, rules) for name, spec in rules.zones.items()
                       if not spec.get("per_player")},
@@ -102,14 +108,32 @@ class Game:
 
     def to_json(self) -> str:
         # Key order is kept (not sorted), so records read back exactly as they were.
-        return json.dumps(self.state, separators=(",", ":"), ensure_ascii=False)
+        return json.dumps(self.state, separators=(",", ":"), ensure_ascii=False, default=encode)
+
+    def to_data(self) -> dict:
+        """The state as pure JSON data: engine values written as ``{"$": kind, ...}``."""
+        return to_plain(self.state)
 
     @classmethod
     def from_json(cls, rules, text: str) -> "Game":
-        return cls.load(rules, json.loads(text))
+        return cls.load(rules, json.loads(text, object_hook=decode))
 
     def clone(self) -> "Game":
-        return Game(self.rules, json.loads(json.dumps(self.state)))
+        return Game(self.rules, plain_copy(self.state))
+
+    # ------------------------------------------------------------- seats
+    def seat_name(self, i: int) -> str:
+        """How people read seat ``i`` (0-based): P1, P2, ... or a scripted seat's name."""
+        return self.seat_names[i] if 0 <= i < len(self.seat_names) else seat_label(i)
+
+    def scripted_seat(self, sid: str):
+        """The scripted seat ``sid`` as a player value, or none if it is not in this game."""
+        scripted = self.state["scripted"]
+        return Player(self.people + scripted.index(sid)) if sid in scripted else None
+
+    def describe(self, value) -> str:
+        """A value as people read it, with this game's seat names."""
+        return describe(value, self.seat_names)
 
     # ------------------------------------------------------------- deciding
     @property
@@ -156,7 +180,7 @@ class Game:
         index = self._index(choice, labels)
         self.state["history"].append([player, index])
         self.thread = th
-        self.log(f"P{player + 1} chose: {labels[index]}", to=[player])   # choices stay private
+        self.log(f"{self.seat_name(player)} chose: {labels[index]}", to=[player])   # choices stay private
         machine.answer(self, th, index)
         machine.run(self)
 
@@ -166,9 +190,9 @@ class Game:
         for th in self._threads():
             if th["pending"] is not None and th["pending"]["player"] == player:
                 return th
-        waiting = sorted({d.player + 1 for d in self.pending()})
-        raise IllegalAction(f"P{player + 1} has no decision to make now "
-                            f"(waiting for {', '.join(f'P{p}' for p in waiting) or 'nobody'})")
+        waiting = sorted({d.player for d in self.pending()})
+        raise IllegalAction(f"{self.seat_name(player)} has no decision to make now "
+                            f"(waiting for {', '.join(map(self.seat_name, waiting)) or 'nobody'})")
 
     @staticmethod
     def _index(choice, labels) -> int:
@@ -205,11 +229,11 @@ class Game:
         trial.apply(player, index)
         if "heuristic" in self.rules.functions:
             return trial.evaluate(self.rules.functions["heuristic"][1], player)
-        return trial.state["players"][player]["counters"][self.rules.score]
+        return trial.score_of(player)
 
     def _shuffle_unseen(self) -> None:
         """Shuffle what no player can see the order of (face-down decks), for look-ahead."""
-        from .rng import shuffle
+        from ..model.rng import shuffle
         for name, spec in self.rules.zones.items():
             mode = spec.get("visible", "all")
             if spec.get("per_player") or mode not in ("count", "top"):
@@ -230,10 +254,10 @@ class Game:
         th = self.thread
         if to is None and th is not None:
             if any(t is th for t in self.state["flow"]["threads"]):
-                to = [th["envs"][0]["self"]["player"]]
+                to = [th["envs"][0]["self"].seat]
             elif private:
                 me = th["envs"][-1].get("self")
-                to = None if me is None else [me["player"]]
+                to = None if me is None else [me.seat]
         self.state["log"].append({"text": text, "to": to})
 
     def set_player_value(self, i: int, name: str, value) -> None:
@@ -248,15 +272,30 @@ class Game:
             raise RuleError(f"players have no variable '{name}'")
 
     def finish(self) -> None:
-        """The start program has ended: score the game."""
-        scores = [p["counters"][self.rules.score] for p in self.state["players"]]
+        """The start program has ended: score and rank every seat.
+
+        A score is a number or a list of numbers compared element by element
+        (a tie-break key); equal scores share a place.
+        """
+        scores = [self.score_of(i) for i in range(len(self.state["players"]))]
         best = max(scores)
         winners = [i for i, s in enumerate(scores) if s == best]
         ranks = [1 + sum(1 for other in scores if other > s) for s in scores]
         self.state["result"] = {"scores": scores, "winners": winners, "ranks": ranks}
         self.thread = None
-        names = ", ".join(f"P{i + 1}" for i in winners)
+        names = ", ".join(map(self.seat_name, winners))
         self.log(f"game over: {'tie between ' if len(winners) > 1 else 'winner '}{names}")
+
+    def score_of(self, i: int):
+        """Seat ``i``'s final score: the score counter, or the score function's key."""
+        name = self.rules.score
+        if name in self.rules.counters:
+            return self.state["players"][i]["counters"][name]
+        key = self.evaluate(self.rules.functions[name][1], i)
+        if type(key) is list and all(type(k) is int for k in key) or type(key) is int:
+            return key
+        raise RuleError(f"the score function '{name}' must give a number or a list of numbers, "
+                        f"got {describe(key)}")
 
     def execute(self, text: str, player: int | None = None) -> None:
         """Run effect-language statements now (scenario set-ups, the `dsl` command).
@@ -273,7 +312,7 @@ class Game:
             raise RuleError(f"{p.node.line}:{p.node.col}: {p.message}" + (f" ({p.hint})" if p.hint else ""))
         self.rules.add_nodes(tree)
         self.memo.clear()
-        th = machine.new_thread([], {"self": None if player is None else {"player": player}})
+        th = machine.new_thread([], {"self": None if player is None else Player(player)})
         machine.push(self, th, tree)
         machine.run_alone(self, th)
         machine.refresh(self)
@@ -283,7 +322,7 @@ class Game:
         from ..dsl.parser import parse_expression
         tree = parse_expression(text_or_tree) if isinstance(text_or_tree, str) else text_or_tree
         scope = dict(env or {})
-        scope.setdefault("self", None if player is None else {"player": player})
+        scope.setdefault("self", None if player is None else Player(player))
         return evaluate(tree, Ctx(self, scope))
 
 
@@ -310,7 +349,7 @@ def _user_function(name, params, tree):
         for arg in args:
             if type(arg) not in _PLAIN:
                 return body(Ctx(ctx.game, env))
-        key = (name, None if me is None else me["player"], *args)
+        key = (name, None if me is None else me.seat, *args)
         memo = ctx.game.memo
         if key in memo:
             return memo[key]

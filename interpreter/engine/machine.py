@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ..dsl import ast
 from .evaluate import Ctx, evaluate
-from .values import RuleError, describe, items_of, plain_copy, seat, truth
+from ..model.values import Effect, RuleError, describe, items_of, plain_copy, seat, truth
 
 WAIT = "wait"
 _UNSET = object()
@@ -247,10 +247,13 @@ def _decide(game, th, frame, labels, prompt, who):
     """Pause ``th`` on a decision, or take it at once when there is no real choice."""
     if len(labels) == 1:
         frame["answer"] = 0
-        game.log(f"{describe(who)}: {labels[0]} (only option)",
+        game.log(f"{game.describe(who)}: {labels[0]} (only option)",
                  to=None if who is None else [seat(who)])
         return None
-    th["pending"] = {"player": seat(who), "prompt": prompt, "labels": labels}
+    i = seat(who)
+    if i >= game.people:
+        raise RuleError(f"{game.seat_name(i)} is a scripted seat: it is never asked a decision")
+    th["pending"] = {"player": i, "prompt": prompt, "labels": labels}
     return WAIT
 
 
@@ -279,7 +282,7 @@ def _choose_in(game, th, frame, node):
             env[node.var] = value
             if node.cond is None or truth(evaluate(node.cond, ctx), game.state):
                 options.append(value)
-                labels.append(describe(evaluate(node.label, ctx)) if node.label else describe(value))
+                labels.append(game.describe(evaluate(node.label, ctx) if node.label else value))
         if before is _UNSET:                   # listing the options binds nothing
             env.pop(node.var, None)
         else:
@@ -328,10 +331,10 @@ def _do(game, th, frame, node):
         env.update(zip(params, args))
     else:
         effect = evaluate(target, ctx)
-        if type(effect) is not dict or "effect" not in effect:
+        if type(effect) is not Effect:
             raise RuleError(f"'do' needs a procedure or an effect, got {describe(effect)}")
-        root = game.rules.effects[effect["effect"]]
-        env["this"] = effect["effect"].split(".", 1)[0]
+        root = game.rules.effects[effect.key]
+        env["this"] = effect.key.split(".", 1)[0]
     for keyword, expr in node.keywords:
         if keyword == "with":
             bindings = evaluate(expr, ctx)

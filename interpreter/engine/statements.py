@@ -8,7 +8,7 @@ from __future__ import annotations
 from ..dsl import ast
 from . import machine
 from .evaluate import Ctx, attribute, evaluate, lookup
-from .values import RuleError, describe, items_of, seat
+from ..model.values import Player, RuleError, describe, items_of, seat
 
 
 def _who(node, ctx: Ctx) -> int:
@@ -109,8 +109,8 @@ def _store(game, ctx: Ctx, target: tuple, value) -> None:
 
 def _set_field(game, owner, field: str, value) -> None:
     """A player's counter or variable; nothing else has settable fields."""
-    if type(owner) is dict and "player" in owner and len(owner) == 1:
-        game.set_player_value(owner["player"], field, value)
+    if type(owner) is Player:
+        game.set_player_value(owner.seat, field, value)
     else:
         raise RuleError(f"cannot set '{field}' of {describe(owner)}")
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 
 from .evaluate import Ctx, evaluate
-from .values import plain_copy
+from ..model.values import Player, to_plain
 
 
 def view(game, viewer: int) -> dict:
@@ -31,14 +31,14 @@ def view(game, viewer: int) -> dict:
     return {
         "game": state["game"],
         "you": viewer,
-        "vars": plain_copy(table["vars"]),
+        "vars": to_plain(table["vars"]),
         "zones": {name: _zone_view(game, spec, table["zones"][name], viewer, None, name)
                   for name, spec in game.rules.zones.items() if not spec.get("per_player")},
         "players": players,
         "decision": decision.to_dict() if decision else None,
         "waiting_for": sorted({d.player for d in game.pending()}),
         "log": [line["text"] for line in state["log"] if line["to"] is None or viewer in line["to"]],
-        "result": plain_copy(state["result"]),
+        "result": to_plain(state["result"]),
     }
 
 
@@ -46,24 +46,25 @@ def _visible(game, key: str, viewer: int, owner: int) -> bool:
     tree = game.rules.visibility.get(key)
     if tree is None:
         return True
-    env = {"viewer": {"player": viewer}, "owner": {"player": owner}, "self": {"player": viewer}}
+    env = {"viewer": Player(viewer), "owner": Player(owner), "self": Player(viewer)}
     return bool(evaluate(tree, Ctx(game, env)))
 
 
 def _player_view(game, viewer: int, i: int, data: dict) -> dict:
     rules = game.rules
-    out = {"seat": i, "counters": {}, "vars": {}, "zones": {}, "grids": {}}
+    out = {"seat": i, "name": game.seat_name(i), "scripted": i >= game.people,
+           "counters": {}, "vars": {}, "zones": {}, "grids": {}}
     for name, value in data["counters"].items():
         if _visible(game, f"counters:{name}", viewer, i):
             out["counters"][name] = value
     for name, value in data["vars"].items():
         if _visible(game, f"player_vars:{name}", viewer, i):
-            out["vars"][name] = plain_copy(value)
+            out["vars"][name] = to_plain(value)
     for name, value in data["zones"].items():
         out["zones"][name] = _zone_view(game, rules.zones[name], value, viewer, i, name)
     for name, value in data["grids"].items():
         if _visible(game, f"grids:{name}", viewer, i):
-            out["grids"][name] = plain_copy(value)
+            out["grids"][name] = to_plain(value)
     return out
 
 
@@ -82,5 +83,5 @@ def _zone_view(game, spec: dict, cards: list, viewer: int, owner: int | None, na
         out["top"] = cards[0]
     if cards and spec.get("top_fields"):
         record = game.rules.entities.get(cards[0], {})
-        out["top_fields"] = {f: plain_copy(record.get(f)) for f in spec["top_fields"]}
+        out["top_fields"] = {f: to_plain(record.get(f)) for f in spec["top_fields"]}
     return out

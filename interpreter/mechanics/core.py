@@ -1,7 +1,7 @@
 """General functions of the effect language: counting, comparing, choosing."""
 from __future__ import annotations
 
-from ..engine.values import RuleError, describe, items_of
+from ..model.values import Effect, Grid, Player, Room, RuleError, Side, describe, items_of, seat
 
 
 def _list(value, fn: str, ctx=None) -> list:
@@ -94,7 +94,7 @@ def unique(ctx, args):
 
 def headroom(ctx, args):
     """headroom(PLAYER, "counter"): how much more may still be gained (caps)"""
-    room = ctx.game.counters.headroom(args[0]["player"], args[1])
+    room = ctx.game.counters.headroom(seat(args[0]), args[1])
     return 10 ** 9 if room is None else room
 
 
@@ -110,7 +110,7 @@ def effect(ctx, args):
     key = f"{args[0]}.{args[1]}"
     if key not in ctx.game.rules.effects:
         raise RuleError(f"'{args[0]}' has no effect '{args[1]}'")
-    return {"effect": key}
+    return Effect(key)
 
 
 def as_list(ctx, args):
@@ -128,7 +128,7 @@ def flatten(ctx, args):
 
 def text(ctx, args):
     """text(A, B, ...): the values written out, separated by spaces (empty ones left out)"""
-    return " ".join(word for word in map(describe, args) if word)
+    return " ".join(word for word in map(ctx.game.describe, args) if word)
 
 
 def get(ctx, args):
@@ -137,12 +137,10 @@ def get(ctx, args):
     if record is None:
         return default
     if type(record) is str and record in ctx.game.rules.entities:
-        from ..engine.evaluate import attribute
-        return attribute(record, key, ctx) if key in ctx.game.rules.entities[record] else default
-    if type(record) is dict and ("player" in record or "grid" in record):
-        from ..engine.evaluate import attribute
+        return ctx.attribute(record, key) if key in ctx.game.rules.entities[record] else default
+    if type(record) in (Player, Grid, Room, Side):
         try:
-            return attribute(record, key, ctx)
+            return ctx.attribute(record, key)
         except RuleError:
             return default
     if type(record) is not dict:

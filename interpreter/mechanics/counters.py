@@ -7,7 +7,7 @@ lost, as the rules of many games say.
 """
 from __future__ import annotations
 
-from ..engine.values import RuleError
+from ..model.values import RuleError
 
 
 class Counters:
@@ -34,7 +34,7 @@ class Counters:
             earned[name] = earned.get(name, 0) + amount
         counters[name] += amount
         if amount:
-            self.game.log(f"P{i + 1} gains {amount} {name}")
+            self.game.log(f"{self.game.seat_name(i)} gains {amount} {name}")
         return amount
 
     def check_spend(self, i: int, name: str, amount: int) -> None:
@@ -42,7 +42,7 @@ class Counters:
         counters = self._section(i, name)
         floor = self.defs[name].get("min")
         if floor is not None and counters[name] - amount < floor:
-            raise RuleError(f"P{i + 1} cannot spend {amount} {name} (has {counters[name]})")
+            raise RuleError(f"{self.game.seat_name(i)} cannot spend {amount} {name} (has {counters[name]})")
 
     def spend(self, i: int, name: str, amount: int) -> None:
         """Pay ``amount``; refused if it would go below the floor."""
@@ -50,7 +50,7 @@ class Counters:
         counters = self._section(i, name)
         counters[name] -= amount
         if amount:
-            self.game.log(f"P{i + 1} spends {amount} {name}")
+            self.game.log(f"{self.game.seat_name(i)} spends {amount} {name}")
 
     def lose(self, i: int, name: str, amount: int) -> None:
         """Take away ``amount``, stopping at the floor."""
@@ -60,7 +60,7 @@ class Counters:
         if floor is not None:
             new = max(floor, new)
         if new != counters[name]:
-            self.game.log(f"P{i + 1} loses {counters[name] - new} {name}")
+            self.game.log(f"{self.game.seat_name(i)} loses {counters[name] - new} {name}")
         counters[name] = new
 
     def headroom(self, i: int, name: str) -> int | None:

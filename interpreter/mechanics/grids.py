@@ -9,40 +9,48 @@ from __future__ import annotations
 
 import networkx as nx
 
-from ..engine.values import RuleError, describe
+from ..model.values import Grid, Player, Room, RuleError, Side, describe
 
 _STEP = {"n": (-1, 0), "s": (1, 0), "w": (0, -1), "e": (0, 1)}
 
 
-def _data(ctx, grid: dict) -> dict:
+def _name(value) -> str:
+    return value.name if type(value) is Grid else value.grid
+
+
+def _data(ctx, value) -> dict:
+    """The plain data (items, walls) of the grid a grid, room or side belongs to."""
     state = ctx.game.state
-    if grid.get("of") is None:
-        return state["grids"][grid["grid"]]
-    return state["players"][grid["of"]]["grids"][grid["grid"]]
+    if value.of is None:
+        return state["grids"][_name(value)]
+    return state["players"][value.of]["grids"][_name(value)]
 
 
-def _spec(ctx, grid: dict) -> dict:
-    return ctx.game.rules.grids[grid["grid"]]
+def _spec(ctx, value) -> dict:
+    return ctx.game.rules.grids[_name(value)]
 
 
-def _room(grid: dict, r: int, c: int) -> dict:
-    return {"grid": grid["grid"], "of": grid.get("of"), "r": r, "c": c}
+def _room(grid, r: int, c: int) -> Room:
+    return Room(_name(grid), grid.of, r, c)
 
 
-def _grid_of(value) -> dict:
-    if type(value) is not dict or "grid" not in value:
-        raise RuleError(f"expected a grid or a room, got {describe(value)}")
-    return {"grid": value["grid"], "of": value.get("of")}
+def _grid_of(value) -> Grid:
+    kind = type(value)
+    if kind is Grid:
+        return value
+    if kind is Room or kind is Side:
+        return Grid(value.grid, value.of)
+    raise RuleError(f"expected a grid or a room, got {describe(value)}")
 
 
-def _is_room(value) -> bool:
-    return type(value) is dict and "r" in value and "grid" in value
-
-
-def _check_room(value) -> dict:
-    if not _is_room(value) or "side" in value:
+def _check_room(value) -> Room:
+    if type(value) is not Room:
         raise RuleError(f"expected a room, got {describe(value)}")
     return value
+
+
+def _side(room: Room, which: str) -> Side:
+    return Side(room.grid, room.of, room.r, room.c, which)
 
 
 def edge_key(r: int, c: int, side: str) -> str:
@@ -54,33 +62,38 @@ def edge_key(r: int, c: int, side: str) -> str:
     return f"{r},{c},{side}"
 
 
-def _walled(ctx, side: dict) -> bool:
-    return edge_key(side["r"], side["c"], side["side"]) in _data(ctx, side)["walls"]
+def _walled(ctx, side: Side) -> bool:
+    return edge_key(side.r, side.c, side.side) in _data(ctx, side)["walls"]
 
 
 def _inside(spec, r, c) -> bool:
     return 1 <= r <= spec["rows"] and 1 <= c <= spec["cols"]
 
 
-def _across(ctx, side: dict):
-    dr, dc = _STEP[side["side"]]
-    r, c = side["r"] + dr, side["c"] + dc
+def _across(ctx, side: Side):
+    dr, dc = _STEP[side.side]
+    r, c = side.r + dr, side.c + dc
     return _room(side, r, c) if _inside(_spec(ctx, side), r, c) else None
 
 
 # ---------------------------------------------------------------- attributes
 
-def attribute(grid_value: dict, name: str, ctx):
+def attribute(value, name: str, ctx):
     """``room.item``, ``side.walled``, ``grid.rows`` ..."""
-    if "side" in grid_value:
-        return _SIDE_ATTRS[name](ctx, grid_value) if name in _SIDE_ATTRS else _no(grid_value, name)
-    if "r" in grid_value:
-        return _ROOM_ATTRS[name](ctx, grid_value) if name in _ROOM_ATTRS else _no(grid_value, name)
+    kind = type(value)
+    if kind is Side:
+        return _SIDE_ATTRS[name](ctx, value) if name in _SIDE_ATTRS else _no(value, name)
+    if kind is Room:
+        return _ROOM_ATTRS[name](ctx, value) if name in _ROOM_ATTRS else _no(value, name)
     if name in ("rows", "cols"):
-        return _spec(ctx, grid_value)[name]
+        return _spec(ctx, value)[name]
     if name == "owner":
-        return None if grid_value.get("of") is None else {"player": grid_value["of"]}
-    return _no(grid_value, name)
+        return _owner(value)
+    return _no(value, name)
+
+
+def _owner(value):
+    return None if value.of is None else Player(value.of)
 
 
 def _no(value, name):
@@ -89,28 +102,28 @@ def _no(value, name):
 
 def _tags(ctx, room) -> list:
     spec = _spec(ctx, room)
-    return [tag for tag, cells in spec["tags"].items() if [room["r"], room["c"]] in cells]
+    return [tag for tag, cells in spec["tags"].items() if [room.r, room.c] in cells]
 
 
 def _item(ctx, room):
-    return _data(ctx, room)["items"].get(f"{room['r']},{room['c']}")
+    return _data(ctx, room)["items"].get(f"{room.r},{room.c}")
 
 
 _ROOM_ATTRS = {
-    "row": lambda ctx, room: room["r"],
-    "col": lambda ctx, room: room["c"],
+    "row": lambda ctx, room: room.r,
+    "col": lambda ctx, room: room.c,
     "name": lambda ctx, room: describe(room),
     "item": _item,
     "empty": lambda ctx, room: _item(ctx, room) is None,
     "tags": _tags,
-    "owner": lambda ctx, room: None if room.get("of") is None else {"player": room["of"]},
+    "owner": lambda ctx, room: _owner(room),
     "grid": lambda ctx, room: _grid_of(room),
 }
 
 _SIDE_ATTRS = {
     "name": lambda ctx, side: describe(side),
-    "room": lambda ctx, side: _room(side, side["r"], side["c"]),
-    "side": lambda ctx, side: side["side"],
+    "room": lambda ctx, side: side.room,
+    "side": lambda ctx, side: side.side,
     "walled": _walled,
     "across": _across,
     "boundary": lambda ctx, side: _across(ctx, side) is None,
@@ -160,7 +173,7 @@ def tagged(ctx, args):
 def sides(ctx, args):
     """sides(ROOM): its four sides (north, east, south, west)"""
     rm = _check_room(args[0])
-    return [dict(rm, side=s) for s in ("n", "e", "s", "w")]
+    return [_side(rm, s) for s in ("n", "e", "s", "w")]
 
 
 def side(ctx, args):
@@ -168,7 +181,7 @@ def side(ctx, args):
     rm, which = _check_room(args[0]), args[1]
     if which not in _STEP:
         raise RuleError(f"a side is n, e, s or w, not {describe(which)}")
-    return dict(rm, side=which)
+    return _side(rm, which)
 
 
 def adjacent(ctx, args):
@@ -177,7 +190,7 @@ def adjacent(ctx, args):
     spec = _spec(ctx, rm)
     out = []
     for dr, dc in _STEP.values():
-        r, c = rm["r"] + dr, rm["c"] + dc
+        r, c = rm.r + dr, rm.c + dc
         if _inside(spec, r, c):
             out.append(_room(rm, r, c))
     return out
@@ -190,8 +203,8 @@ def neighbours(ctx, args):
     spec = _spec(ctx, rm)
     out = []
     for side, (dr, dc) in _STEP.items():
-        r, c = rm["r"] + dr, rm["c"] + dc
-        if _inside(spec, r, c) and edge_key(rm["r"], rm["c"], side) not in walls:
+        r, c = rm.r + dr, rm.c + dc
+        if _inside(spec, r, c) and edge_key(rm.r, rm.c, side) not in walls:
             out.append(_room(rm, r, c))
     return out
 
@@ -206,11 +219,11 @@ def walls(ctx, args):
             r, side = 1, "n"
         elif c == 0:
             c, side = 1, "w"
-        out.append(dict(_room(grid, r, c), side=side))
+        out.append(_side(_room(grid, r, c), side))
     return out
 
 
-def graph(ctx, grid: dict) -> nx.Graph:
+def graph(ctx, grid) -> nx.Graph:
     """The grid as a networkx graph of rooms, minus the walled edges."""
     spec = _spec(ctx, grid)
     g = nx.grid_2d_graph(spec["rows"], spec["cols"])
@@ -227,7 +240,7 @@ def graph(ctx, grid: dict) -> nx.Graph:
 def reachable(ctx, args):
     """reachable(ROOM): every room connected to ROOM without crossing a wall"""
     rm = _check_room(args[0])
-    component = nx.node_connected_component(graph(ctx, rm), (rm["r"], rm["c"]))
+    component = nx.node_connected_component(graph(ctx, rm), (rm.r, rm.c))
     return [_room(rm, r, c) for r, c in sorted(component)]
 
 
@@ -237,19 +250,19 @@ def put(ctx, arg, kw) -> None:
     """put ITEM at ROOM (the room must be empty)"""
     rm = _check_room(kw.get("at"))
     items = _data(ctx, rm)["items"]
-    key = f"{rm['r']},{rm['c']}"
+    key = f"{rm.r},{rm.c}"
     if key in items:
         raise RuleError(f"{describe(rm)} already holds {describe(items[key])}")
     items[key] = arg
-    ctx.game.log(f"{describe(arg)} placed in {describe(rm)}", private=True)
+    ctx.game.log(f"{ctx.game.describe(arg)} placed in {describe(rm)}", private=True)
 
 
 def wall(ctx, arg, kw) -> None:
     """wall SIDE: draw a wall on a side of a room"""
-    if type(arg) is not dict or "side" not in arg:
+    if type(arg) is not Side:
         raise RuleError(f"'wall' needs a side of a room, got {describe(arg)}")
     walls = _data(ctx, arg)["walls"]
-    key = edge_key(arg["r"], arg["c"], arg["side"])
+    key = edge_key(arg.r, arg.c, arg.side)
     if key in walls:
         raise RuleError(f"the {describe(arg)} already has a wall")
     walls.append(key)

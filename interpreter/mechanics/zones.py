@@ -6,17 +6,17 @@ components, globally or per player, single or as a numbered group
 """
 from __future__ import annotations
 
-from ..engine import rng
-from ..engine.values import RuleError, describe, is_zone, items_of, zone_list
+from ..model import rng
+from ..model.values import RuleError, Zone, describe, items_of, zone_list
 
 
 def _zone(ctx, value, what: str) -> list:
     """The live list behind a zone reference (verbs are the only writers)."""
-    if not is_zone(value):
+    if type(value) is not Zone:
         raise RuleError(f"{what} must be a zone, got {describe(value)}")
     live = zone_list(ctx.game.state, value)
     if live and type(live[0]) is list:
-        raise RuleError(f"{what} is a numbered group: name one of it, like {value['zone']}[1]")
+        raise RuleError(f"{what} is a numbered group: name one of it, like {value.name}[1]")
     return live
 
 
@@ -49,7 +49,7 @@ def split(ctx, arg, kw) -> None:
     """split ZONE into GROUP: deal every card round-robin into the numbered zones"""
     source = _zone(ctx, arg, "'split'")
     into = kw.get("into")
-    group = zone_list(ctx.game.state, into) if is_zone(into) and "n" not in into else None
+    group = zone_list(ctx.game.state, into) if type(into) is Zone and into.n is None else None
     if not group or not all(type(z) is list for z in group):
         raise RuleError("'split ... into' needs a numbered group of zones")
     for i, card in enumerate(source):

@@ -32,7 +32,7 @@ from ..dsl import ast
 from ..dsl.check import check
 from ..dsl.parser import DslError, parse_expression, parse_program
 from ..engine.game import Game, IllegalAction
-from ..engine.values import RuleError, describe
+from ..model.values import RuleError, describe
 
 __all__ = ["Result", "check_paths", "run_scenario", "scenario_files"]
 
@@ -237,11 +237,11 @@ class _Scenario:
                 return self.ok()
             offered = f"; offered: {' | '.join(decision.options)}" if decision else ""
             expected = f" (expected a refusal saying {refusal!r})" if refusal is not None else ""
-            self.fail(where, f"P{seat + 1} cannot choose {choice!r}: {exc}{expected}{offered}", stop=True)
+            self.fail(where, f"{self.game.seat_name(seat)} cannot choose {choice!r}: {exc}{expected}{offered}", stop=True)
         except (RuleError, DslError) as exc:
             self.error(where, _first_line(exc))
         if refusal is not None:
-            self.fail(where, f"P{seat + 1} could choose {choice!r}, but a refusal saying "
+            self.fail(where, f"{self.game.seat_name(seat)} could choose {choice!r}, but a refusal saying "
                              f"{refusal!r} was expected", stop=True)
 
     def offered(self, step: dict, path: tuple) -> None:

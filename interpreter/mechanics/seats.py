@@ -1,0 +1,83 @@
+"""Seats: who sits at the table, in what order, and what every text may ask of them.
+
+Seats 0..n-1 are people, who are asked decisions; a ruleset may declare
+scripted seats after them (an automaton, a dummy bidder): they hold
+counters, zones and variables, act in ``as`` and ``for each``, score and
+rank, but are never asked a decision. ``players`` lists the people,
+``seats`` every seat. A seat's name is worked out in one place,
+``Game.seat_name``.
+"""
+from __future__ import annotations
+
+from ..model.values import Player, RuleError, describe, seat
+
+# ---------------------------------------------------------------- built-in names
+
+def _people(ctx) -> list:
+    return [Player(i) for i in range(ctx.game.people)]
+
+
+def _all_seats(ctx) -> list:
+    return [Player(i) for i in range(len(ctx.game.state["players"]))]
+
+
+BUILTINS = {
+    "players": _people,                                       # the people, in seat order
+    "seats": _all_seats,                                      # people, then scripted seats
+    "player_count": lambda ctx: ctx.game.people,
+    "options": lambda ctx: ctx.game.state["options"],
+    "game_over": lambda ctx: ctx.game.state["result"] is not None,
+    "winners": lambda ctx: [Player(i) for i in (ctx.game.state["result"] or {}).get("winners", [])],
+}
+
+
+# ---------------------------------------------------------------- player attributes
+
+def _neighbour(i: int, step: int, ctx):
+    """The next person clockwise (step 1) or anticlockwise; scripted seats have none."""
+    n = ctx.game.people
+    return Player((i + step) % n) if i < n else None
+
+
+def _neighbours(i: int, ctx) -> list:
+    out = []
+    for p in (_neighbour(i, 1, ctx), _neighbour(i, -1, ctx)):
+        if p is not None and p.seat != i and p not in out:
+            out.append(p)
+    return out
+
+
+def _place(i: int, ctx):
+    result = ctx.game.state["result"]
+    return None if result is None else result["ranks"][i]
+
+
+PLAYER_ATTRIBUTES = {
+    "seat": lambda i, ctx: i + 1,                             # 1-based, as rules count
+    "name": lambda i, ctx: ctx.game.seat_name(i),
+    "left": lambda i, ctx: _neighbour(i, 1, ctx),             # clockwise: the next seat
+    "right": lambda i, ctx: _neighbour(i, -1, ctx),
+    "neighbours": _neighbours,
+    "place": _place,                                          # once the game is over
+    "scripted": lambda i, ctx: i >= ctx.game.people,
+}
+
+
+# ---------------------------------------------------------------- functions
+
+def turn_order(ctx, args):
+    """turn_order(PLAYER): every person, clockwise, starting with PLAYER"""
+    start = seat(args[0])
+    n = ctx.game.people
+    if start >= n:
+        raise RuleError(f"{describe(args[0])} is a scripted seat, not in the turn order")
+    return [Player((start + k) % n) for k in range(n)]
+
+
+def next_player(ctx, args):
+    """next_player(PLAYER): the person after PLAYER, clockwise"""
+    start = seat(args[0])
+    n = ctx.game.people
+    if start >= n:
+        raise RuleError(f"{describe(args[0])} is a scripted seat, not in the turn order")
+    return Player((start + 1) % n)

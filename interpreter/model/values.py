@@ -1,0 +1,241 @@
+"""Effect-language values: plain data, plus a few tagged kinds of the engine's own.
+
+Numbers, strings, booleans, none, lists and records (dicts) are themselves.
+Content records (cards, boards, ...) are referred to by their id string.
+Things the engine knows are small immutable objects with an explicit kind:
+
+  Player(seat)                       a seat, a person's or a scripted one (0-based)
+  Zone(name, of, n)                  a zone; ``of`` the owner's seat, ``n`` one zone of a group
+  Grid(name, of)                     a grid
+  Room(grid, of, r, c)               one room of a grid
+  Side(grid, of, r, c, side)         one side of a room ("n", "e", "s", "w")
+  Effect(key)                        a compiled program ("record.field")
+  Condition(key)                     a record's condition field, evaluated when read
+
+A content record or a record literal is a dict, so no data can pass for an
+engine value: ``{"player": 99}`` is just a record with a field. In a saved
+state an engine value is written ``{"$": kind, ...fields}``; the ``$`` key is
+reserved (record literals and content may not use it), so reading a state
+back can tell the two apart. A zone is always a reference: only the zone
+verbs touch its list, so no local, frame or option can alias the state.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+
+class RuleError(Exception):
+    """Content asked for something impossible at run time (a content bug)."""
+
+
+TAG = "$"
+
+
+class Value:
+    """An engine value: immutable, hashable, with a kind name."""
+    __slots__ = ()
+    kind = "value"
+
+    def to_json(self) -> dict:
+        out = {TAG: self.kind}
+        for f in fields(self):
+            v = getattr(self, f.name)
+            if v is not None:
+                out[f.name] = v
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Player(Value):
+    seat: int
+    kind = "player"
+
+
+@dataclass(frozen=True, slots=True)
+class Zone(Value):
+    name: str
+    of: int | None = None
+    n: int | None = None
+    kind = "zone"
+
+
+@dataclass(frozen=True, slots=True)
+class Grid(Value):
+    name: str
+    of: int | None = None
+    kind = "grid"
+
+
+@dataclass(frozen=True, slots=True)
+class Room(Value):
+    grid: str
+    of: int | None
+    r: int
+    c: int
+    kind = "room"
+
+    @property
+    def grid_value(self) -> Grid:
+        return Grid(self.grid, self.of)
+
+
+@dataclass(frozen=True, slots=True)
+class Side(Value):
+    grid: str
+    of: int | None
+    r: int
+    c: int
+    side: str
+    kind = "side"
+
+    @property
+    def grid_value(self) -> Grid:
+        return Grid(self.grid, self.of)
+
+    @property
+    def room(self) -> Room:
+        return Room(self.grid, self.of, self.r, self.c)
+
+
+@dataclass(frozen=True, slots=True)
+class Effect(Value):
+    key: str
+    kind = "effect"
+
+
+@dataclass(frozen=True, slots=True)
+class Condition(Value):
+    """A record's condition field: evaluated where it is read, so never a value itself."""
+    key: str
+    kind = "condition"
+
+
+KINDS = {cls.kind: cls for cls in (Player, Zone, Grid, Room, Side, Effect)}
+
+
+# ---------------------------------------------------------------- JSON
+
+def encode(value):
+    """``json.dumps(..., default=encode)``: an engine value as its tagged record."""
+    if isinstance(value, Value):
+        return value.to_json()
+    raise TypeError(f"{type(value).__name__} is not plain data")
+
+
+def decode(record: dict):
+    """``json.loads(..., object_hook=decode)``: a tagged record back to its value."""
+    kind = record.get(TAG)
+    if kind is None:
+        return record
+    cls = KINDS.get(kind)
+    if cls is None:
+        raise ValueError(f"unknown kind of value {kind!r}")
+    try:
+        return cls(**{k: v for k, v in record.items() if k != TAG})
+    except TypeError:
+        raise ValueError(f"a malformed {kind} value: {record}") from None
+
+
+def to_plain(value):
+    """A deep copy in which engine values are written as tagged records (views, JSON)."""
+    kind = type(value)
+    if kind is dict:
+        return {k: to_plain(v) for k, v in value.items()}
+    if kind is list:
+        return [to_plain(v) for v in value]
+    if isinstance(value, Value):
+        return value.to_json()
+    return value
+
+
+def plain_copy(value):
+    """A deep copy of state data; engine values are immutable, so they are shared."""
+    kind = type(value)
+    if kind is dict:
+        return {k: plain_copy(v) for k, v in value.items()}
+    if kind is list:
+        return [plain_copy(v) for v in value]
+    return value
+
+
+# ---------------------------------------------------------------- reading values
+
+def seat(value) -> int:
+    """The seat index of a player value."""
+    if type(value) is Player:
+        return value.seat
+    raise RuleError(f"expected a player, got {describe(value)}")
+
+
+def zone_list(state: dict, ref: Zone) -> list:
+    """The live list of a zone reference (a numbered group gives its list of lists)."""
+    of = ref.of
+    zones = state["zones"] if of is None else state["players"][of]["zones"]
+    live = zones[ref.name]
+    return live if ref.n is None else live[ref.n - 1]
+
+
+def items_of(value, state: dict):
+    """What iterating over a value gives: a zone's ids (copied), a group's zones, a list."""
+    if type(value) is Zone:
+        live = zone_list(state, value)
+        if value.n is None and live and type(live[0]) is list:
+            return [Zone(value.name, value.of, k) for k in range(1, len(live) + 1)]
+        return list(live)
+    return value
+
+
+def truth(value, state: dict) -> bool:
+    """Whether a value counts as true; a zone counts by its cards (empty is false)."""
+    if type(value) is Zone:
+        return bool(zone_list(state, value))
+    return bool(value)
+
+
+# ---------------------------------------------------------------- reading them aloud
+
+def seat_label(i: int, names=None) -> str:
+    """A seat as people read it: its declared name, or P1, P2, ..."""
+    if names is not None and i < len(names):
+        return names[i]
+    return f"P{i + 1}"
+
+
+def describe(value, names=None) -> str:
+    """A short readable label for any value (option labels, log lines).
+
+    ``names`` are the seats' names (``Game.seat_names``), when known.
+    """
+    kind = type(value)
+    if kind is str:
+        return value
+    if kind is Player:
+        return seat_label(value.seat, names)
+    if kind is Room:
+        return room_name(value)
+    if kind is Side:
+        return f"{room_name(value)} {SIDE_WORDS[value.side]} side"
+    if kind is Zone:
+        owner = "" if value.of is None else f"{seat_label(value.of, names)}'s "
+        return f"{owner}{value.name}" + (f" #{value.n}" if value.n is not None else "")
+    if kind is Grid:
+        return value.name if value.of is None else f"{seat_label(value.of, names)}'s {value.name}"
+    if kind is Effect:
+        return value.key
+    if kind is dict:
+        return "{" + ", ".join(f"{k}: {describe(v, names)}" for k, v in value.items()) + "}"
+    if kind is list:
+        return "[" + ", ".join(describe(v, names) for v in value) + "]"
+    if value is None:
+        return "none"
+    if value is True or value is False:
+        return "true" if value else "false"
+    return str(value)
+
+
+SIDE_WORDS = {"n": "north", "e": "east", "s": "south", "w": "west"}
+
+
+def room_name(room) -> str:
+    """Rooms read like a chess board: column letter, row number (C5 = row 5, column 3)."""
+    return f"{'ABCDEFGHIJKLMNOPQRSTUVWXYZ'[room.c - 1]}{room.r}"
