@@ -108,6 +108,11 @@ class Ruleset:
         self.visibility: dict = {}         # "kind:name" -> expression
         self.start = None
         self.expansions: list = []
+        self.hooks: dict = {}              # hook point -> {"names": [...]} (flow.yaml)
+        self.modifier_keys: dict = {}      # modifier key -> its declaration (flow.yaml)
+        self.sources = None                # the function naming a seat's records in play
+        self.handlers: dict = {}           # record id -> {hook point: effect key}
+        self.modifier_fields: dict = {}    # table -> its fields of type modifiers
 
     # ------------------------------------------------------------- queries
     def where(self, node) -> str:
@@ -342,7 +347,8 @@ def _vocabulary(rules: Ruleset) -> Vocabulary:
         mine={name for name, (tag, _) in rules.names.items() if tag == "mine"},
         functions=functions,
         procedures={name: len(params) for name, (params, _) in rules.procedures.items()},
-        verbs=mechanics.VERBS)
+        verbs=mechanics.VERBS,
+        hooks={name: spec.get("names", []) for name, spec in rules.hooks.items()})
 
 
 def _dict_keys(tree) -> set:
@@ -419,6 +425,10 @@ class _Compiler:
 def _compile_all(rules, components, flow, data_sources, overlays, problems) -> None:
     compiler = _Compiler(rules, problems)
     flows = [flow] + [o["flow"] for o in overlays if o["flow"] is not None]
+    for src in flows:                                 # an expansion's entries replace by name
+        rules.hooks.update(src.data.get("hooks", {}))
+        rules.modifier_keys.update(src.data.get("modifiers", {}))
+        rules.sources = src.data.get("sources", rules.sources)
     for src in flows:
         for name, spec in src.data.get("functions", {}).items():
             params = spec.get("params", [])
@@ -434,10 +444,39 @@ def _compile_all(rules, components, flow, data_sources, overlays, problems) -> N
     for src in [components] + [o["components"] for o in overlays if o["components"] is not None]:
         _compile_views(rules, src, compiler)          # an expansion's rules replace by name
     tables.compile_fields(rules, data_sources, compiler)
+    _check_program_names(rules, components, flows, problems)
     compiler.finish()
     for name, spec in list(rules.functions.items()):
         if spec[1] is None:
             rules.functions.pop(name, None)
+
+
+def _check_program_names(rules, components, flows, problems) -> None:
+    """Counter hooks, the sources function and handler tables name things that exist."""
+    for name, spec in rules.counters.items():
+        hook = spec.get("on_gain") if isinstance(spec, dict) else None
+        if hook is None:
+            continue
+        if hook not in rules.procedures:
+            problems.add("unknown-name", f"counter '{name}' runs an unknown procedure '{hook}'",
+                         components, ("counters", name, "on_gain"),
+                         hint=did_you_mean(hook, list(rules.procedures)))
+        elif len(rules.procedures[hook][0]) > 1:
+            problems.add("bad-hook", f"'{hook}' runs after a gain: it may take one value (the "
+                         "amount), not more", components, ("counters", name, "on_gain"))
+    declared = [src for src in flows if "sources" in src.data]
+    name = rules.sources
+    if name is None:
+        if rules.handlers or rules.modifier_fields:
+            problems.add("missing-sources", "records have handlers or modifiers, so flow.yaml must "
+                         "name the function giving each seat's records in play ('sources: NAME')",
+                         flows[0])
+    elif name not in rules.functions:
+        problems.add("unknown-name", f"the sources function '{name}' is not a function",
+                     declared[-1], ("sources",), hint=did_you_mean(name, list(rules.functions)))
+    elif len(rules.functions[name][0]) != 1:
+        problems.add("bad-sources", f"'{name}' must take one value (a seat)", declared[-1],
+                     ("sources",))
 
 
 def _compile_views(rules, components, compiler) -> None:

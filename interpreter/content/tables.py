@@ -46,6 +46,10 @@ def field_schema(spec: dict) -> dict:
         return {"enum": spec["enum"]}
     if "ref" in spec:
         return {"type": "string", "pattern": ID_PATTERN}
+    if spec["type"] == "handlers":                    # hook point -> effect text
+        return {"type": "object", "additionalProperties": {"type": "string"}}
+    if spec["type"] == "modifiers":                   # modifier key -> number or expression
+        return {"type": "object", "additionalProperties": {"type": ["integer", "string"]}}
     schema = {"type": _SCALARS[spec["type"]]}
     if spec["type"] == "int":
         for key, word in (("min", "minimum"), ("max", "maximum")):
@@ -194,7 +198,52 @@ def compile_fields(rules, sources, compiler) -> None:
     for rid, (src, path) in rules.record_origin.items():
         record = rules.entities[rid]
         fields = rules.table_specs[record["table"]].get("fields", {})
+        for name, spec in fields.items():
+            kind = spec.get("type")
+            if kind == "handlers" and name in record:
+                record[name] = _compile_handlers(rules, rid, record[name], src, path + (name,),
+                                                 compiler)
+            elif kind == "modifiers":
+                rules.modifier_fields.setdefault(record["table"], set()).add(name)
+                if name in record:
+                    record[name] = _compile_modifiers(rules, rid, name, record[name], src,
+                                                      path + (name,), compiler)
         _compile_value(rules, record, fields, rid, src, path, compiler)
+
+
+def _compile_handlers(rules, rid, handlers, src, path, compiler) -> dict:
+    """``{point: effect text}``: each text checked with that hook point's names bound."""
+    out = {}
+    for point, text in handlers.items():
+        if point not in rules.hooks:
+            compiler.problems.add("unknown-hook", f"'{point}' is not a declared hook point", src,
+                                  path + (point,), key=True, hint=did_you_mean(point, list(rules.hooks)))
+            continue
+        names = tuple(rules.hooks[point].get("names", []))
+        tree = compiler.parse(text, src, path + (point,), params=("this",) + names)
+        key = f"{rid}.{path[-1]}.{point}"
+        rules.effects[key] = tree
+        rules.handlers.setdefault(rid, {})[point] = key
+        out[point] = Effect(key)
+    return out
+
+
+def _compile_modifiers(rules, rid, field, mods, src, path, compiler) -> dict:
+    """``{key: number | expression}``: declared keys; expressions are read when summed."""
+    out = {}
+    for key, value in mods.items():
+        if key not in rules.modifier_keys:
+            compiler.problems.add("unknown-modifier", f"'{key}' is not a declared modifier", src,
+                                  path + (key,), key=True,
+                                  hint=did_you_mean(key, list(rules.modifier_keys)))
+            continue
+        if isinstance(value, str):
+            tree = compiler.parse(value, src, path + (key,), expression=True, params=("this",))
+            name = f"{rid}.{field}.{key}"
+            rules.expressions[name] = tree
+            value = Condition(name)
+        out[key] = value
+    return out
 
 
 def _compile_value(rules, container, fields, key_prefix, src, path, compiler) -> None:
@@ -205,6 +254,8 @@ def _compile_value(rules, container, fields, key_prefix, src, path, compiler) ->
         value = container[name]
         key = f"{key_prefix}.{name}"
         kind = spec.get("type")
+        if kind in ("handlers", "modifiers"):          # compiled by compile_fields
+            continue
         if kind == "effect":
             tree = compiler.parse(value, src, path + (name,), params=("this",))
             rules.effects[key] = tree

@@ -23,6 +23,7 @@ class Vocabulary:
     functions: dict = field(default_factory=dict)    # name -> arity (None: any)
     procedures: dict = field(default_factory=dict)   # name -> arity
     verbs: dict = field(default_factory=dict)        # name -> mechanics.Verb
+    hooks: dict = field(default_factory=dict)        # hook point -> the names its handlers see
 
 
 @dataclass(frozen=True)
@@ -94,7 +95,9 @@ def _walk(node, vocab: Vocabulary, local: set, out: list) -> None:
     elif kind is ast.Call:
         _check_call(node, vocab, out)
         target = node.arg
-        if node.verb == "do" and target.__class__ is ast.Function and target.name in vocab.procedures:
+        verb = vocab.verbs.get(node.verb)
+        if (verb is not None and verb.arg == "program" and target.__class__ is ast.Function
+                and target.name in vocab.procedures):
             for child in target.args + tuple(e for _, e in node.keywords):
                 _walk(child, vocab, local, out)
             return
@@ -148,10 +151,34 @@ def _check_call(node: ast.Call, vocab: Vocabulary, out: list) -> None:
         if keyword not in given:
             out.append(Problem(node, "dsl-missing-keyword",
                                f"'{node.verb}' needs '{keyword} ...': {verb.summary}"))
-    if node.verb == "do":
+    if verb.arg == "hook":
+        _check_hook(node, vocab, out)
+    if verb.arg == "program":
         target = node.arg
         if target.__class__ is ast.Function and target.name in vocab.procedures:
             arity = vocab.procedures[target.name]
             if len(target.args) != arity:
                 out.append(Problem(target, "dsl-arity",
                                    f"'{target.name}' takes {arity} value(s), got {len(target.args)}"))
+
+
+def _check_hook(node: ast.Call, vocab: Vocabulary, out: list) -> None:
+    """``signal "point" with {names}``: a declared point, given exactly its declared names."""
+    target = node.arg
+    if not (target.__class__ is ast.Literal and type(target.value) is str):
+        out.append(Problem(target, "dsl-hook", "a hook point is named by a string: signal \"name\""))
+        return
+    if target.value not in vocab.hooks:
+        out.append(Problem(target, "dsl-unknown-hook", f"unknown hook point '{target.value}'",
+                           suggest(target.value, vocab.hooks)))
+        return
+    declared = sorted(vocab.hooks[target.value])
+    given = dict(node.keywords).get("with")
+    if given is None:
+        if declared:
+            out.append(Problem(node, "dsl-hook", f"'{target.value}' needs 'with' its names {declared}"))
+        return
+    if given.__class__ is ast.DictExpr and sorted(k for k, _ in given.pairs) != declared:
+        out.append(Problem(given, "dsl-hook",
+                           f"'{target.value}' takes the names {declared}, got "
+                           f"{sorted(k for k, _ in given.pairs)}"))

@@ -21,9 +21,9 @@ from ..mechanics import grids
 from . import machine, statements  # noqa: F401  (statements fills the machine's table)
 from .compile import compiled
 from .options import resolve_options
-from .evaluate import Ctx, evaluate
+from .evaluate import Ctx, attribute, evaluate
 from ..model.rng import seed_state
-from ..model.values import (Player, RuleError, decode, describe, encode, plain_copy, seat_label,
+from ..model.values import (Condition, Player, RuleError, decode, describe, encode, plain_copy, seat_label,
                             to_plain)
 
 FORMAT = 2     # 2: engine values are tagged records ({"$": "player", ...}); scripted seats
@@ -65,6 +65,7 @@ class Game:
         for name, (params, tree) in rules.functions.items():
             self.functions[name] = _user_function(name, params, tree)
         self.memo: dict = {}       # results of the ruleset's functions while the state stands still
+        self.queued: list = []     # programs the running statement asked to run next (never saved)
 
     # ------------------------------------------------------------- creating
     @classmethod
@@ -245,6 +246,33 @@ class Game:
                 cards[len(cards) - len(hidden):] = hidden
 
     # ------------------------------------------------------------- used by the machine
+    def call(self, root, env: dict) -> None:
+        """Run program ``root`` with locals ``env`` right after the running statement."""
+        self.queued.append((root, env, {}))
+
+    def push_call(self, th: dict, root) -> None:
+        """For a verb resuming its own frame: push a call of ``root`` (its locals already pushed)."""
+        machine.push(self, th, root, call=True)
+
+    def decide(self, th: dict, frame: dict, labels: list, prompt: str, who):
+        """For a verb resuming its own frame: pause on a decision; a truthy result means wait."""
+        return machine.decide(self, th, frame, labels, prompt, who)
+
+    def record_field(self, rid: str, name: str, i: int):
+        """Field ``name`` of record ``rid`` read for seat ``i`` (conditions see ``self``)."""
+        return attribute(rid, name, Ctx(self, {"self": Player(i)}))
+
+    def record_value(self, rid: str, value, i: int):
+        """A value found inside record ``rid``: a condition is evaluated for seat ``i``."""
+        if type(value) is Condition:
+            env = {"self": Player(i), "this": rid}
+            return evaluate(self.rules.expressions[value.key], Ctx(self, env))
+        return value
+
+    def schedule(self, **frame) -> None:
+        """Push a frame of the running statement's own after it; its verb's ``resume`` runs it."""
+        self.queued.append((None, None, frame))
+
     def log(self, text: str, private: bool = False, to: list | None = None) -> None:
         """Add a log line for everyone, or only for ``to``.
 

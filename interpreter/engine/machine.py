@@ -8,12 +8,18 @@ loading and cloning a game mid-effect is just copying the state.
 
 Each statement kind has one executor in ``EXECUTE``; simple statements run
 inline, compound ones push frames. Executors return ``WAIT`` to pause.
+
+Running another program is one protocol: a simple statement (``do``, a
+``gain`` of a counter with a hook, ``signal``, ``advance``) asks the game to
+``call`` a program, and the block pushes those calls as frames right after
+the statement, so they run before the next one, and a save in the middle of
+them is a save like any other.
 """
 from __future__ import annotations
 
 from ..dsl import ast
 from .evaluate import Ctx, evaluate
-from ..model.values import Effect, RuleError, describe, items_of, plain_copy, seat, truth
+from ..model.values import RuleError, describe, items_of, plain_copy, seat, truth
 
 WAIT = "wait"
 _UNSET = object()
@@ -130,13 +136,18 @@ def _block(game, th, frame, node):
         stmt = body[i]
         i += 1
         simple = SIMPLE.get(stmt.__class__)
-        if simple is not None and not (stmt.__class__ is ast.Call and stmt.verb == "do"):
+        if simple is not None:
             game.memo.clear()                  # the state is about to change...
             try:
                 simple(game, ctx_of(game, th), stmt)
             except RuleError as exc:
+                game.queued.clear()
                 raise located(game, exc, stmt) from None
             game.memo.clear()                  # ...and has: forget what was read on the way
+            if game.queued:                    # the statement runs other programs: now, in order
+                frame["i"] = i
+                _push_queued(game, th, stmt)
+                return None
             continue
         frame["i"] = i
         if stmt.__class__ is ast.Break:
@@ -147,6 +158,18 @@ def _block(game, th, frame, node):
     if frame.get("call"):
         th["envs"].pop()
     return None
+
+
+def _push_queued(game, th, stmt) -> None:
+    """Push what a statement asked to run (``Game.call``/``Game.schedule``); the first runs first."""
+    queued = game.queued[:]
+    game.queued.clear()
+    for root, env, extra in reversed(queued):
+        if env is not None:                    # a program call: its own locals
+            th["envs"].append(env)
+            push(game, th, root, call=True, **extra)
+        else:                                  # a frame of the statement's own (a chain of hooks)
+            push(game, th, stmt if root is None else root, **extra)
 
 
 def _break(game, th):
@@ -314,36 +337,16 @@ def answer(game, th: dict, index: int) -> None:
     th["pending"] = None
 
 
-# ---------------------------------------------------------------- procedure calls
+# ---------------------------------------------------------------- statements with frames of their own
 
-def _do(game, th, frame, node):
-    """``do proc(args)`` or ``do <effect> [with {bindings}]``: run another program."""
-    th["frames"].pop()
-    ctx = ctx_of(game, th)
-    caller = th["envs"][-1]
-    env = {"self": caller.get("self")}
-    target = node.arg
-    if target.__class__ is ast.Function and target.name in game.rules.procedures:
-        params, root = game.rules.procedures[target.name]
-        args = [evaluate(a, ctx) for a in target.args]
-        if len(args) != len(params):
-            raise RuleError(f"'{target.name}' takes {len(params)} values, got {len(args)}")
-        env.update(zip(params, args))
-    else:
-        effect = evaluate(target, ctx)
-        if type(effect) is not Effect:
-            raise RuleError(f"'do' needs a procedure or an effect, got {describe(effect)}")
-        root = game.rules.effects[effect.key]
-        env["this"] = effect.key.split(".", 1)[0]
-    for keyword, expr in node.keywords:
-        if keyword == "with":
-            bindings = evaluate(expr, ctx)
-            if type(bindings) is not dict:
-                raise RuleError("'with' needs a record of names")
-            env.update(bindings)
-    th["envs"].append(env)
-    push(game, th, root, call=True)
-    return None
+def _verb_frame(game, th, frame, node):
+    """A frame a verb pushed for itself (a chain of hook handlers): the verb resumes it."""
+    return game.verbs[node.verb].resume(game, th, frame, node)
+
+
+def decide(game, th, frame, labels, prompt, who):
+    """For mechanics: pause ``th`` on a decision (see ``_decide``); WAIT or None."""
+    return _decide(game, th, frame, labels, prompt, who)
 
 
 # Filled by interpreter.engine.statements (simple statements: gain, spend,
@@ -359,5 +362,5 @@ EXECUTE = {
     ast.Simultaneously: _simultaneously,
     ast.ChooseOne: _choose_one,
     ast.ChooseIn: _choose_in,
-    ast.Call: _do,          # only 'do' reaches a frame: other verbs run inline in _block
+    ast.Call: _verb_frame,  # verbs run inline in _block; a frame is one a verb scheduled
 }

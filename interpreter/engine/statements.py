@@ -8,7 +8,7 @@ from __future__ import annotations
 from ..dsl import ast
 from . import machine
 from .evaluate import Ctx, attribute, evaluate, lookup
-from ..model.values import Player, RuleError, describe, items_of, seat
+from ..model.values import Effect, Player, RuleError, describe, items_of, seat
 
 
 def _who(node, ctx: Ctx) -> int:
@@ -127,9 +127,35 @@ def set_to(game, ctx: Ctx, node) -> None:
 
 def call(game, ctx: Ctx, node) -> None:
     verb = game.verbs[node.verb]
-    arg = evaluate(node.arg, ctx) if node.arg is not None else None
+    if node.arg is None:
+        arg = None
+    elif verb.arg == "program":
+        arg = program(game, ctx, node.arg)
+    else:
+        arg = evaluate(node.arg, ctx)
     keywords = {k: evaluate(v, ctx) for k, v in node.keywords}
     verb.run(ctx, arg, keywords)
+
+
+def program(game, ctx: Ctx, target) -> tuple:
+    """What ``do`` (or any verb taking a program) runs: ``(root, locals)``.
+
+    ``proc(args)`` names a procedure; any other expression must give an
+    effect (a record's effect field), which runs with ``this`` bound to the record.
+    """
+    env = {"self": ctx.env.get("self")}
+    if target.__class__ is ast.Function and target.name in game.rules.procedures:
+        params, root = game.rules.procedures[target.name]
+        args = [evaluate(a, ctx) for a in target.args]
+        if len(args) != len(params):
+            raise RuleError(f"'{target.name}' takes {len(params)} values, got {len(args)}")
+        env.update(zip(params, args))
+        return root, env
+    effect = evaluate(target, ctx)
+    if type(effect) is not Effect:
+        raise RuleError(f"'do' needs a procedure or an effect, got {describe(effect)}")
+    env["this"] = effect.key.split(".", 1)[0]
+    return game.rules.effects[effect.key], env
 
 
 machine.SIMPLE.update({

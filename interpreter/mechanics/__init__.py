@@ -9,17 +9,24 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import core, grids, zones
+from . import core, grids, programs, seats, zones
 
 
 @dataclass(frozen=True)
 class Verb:
-    """A statement verb: ``NAME [arg] [keyword expr]...``."""
+    """A statement verb: ``NAME [arg] [keyword expr]...``.
+
+    ``run(ctx, arg, keywords)`` runs inline; a verb that runs other programs
+    asks ``ctx.game.call``/``schedule`` and, if it scheduled a frame of its
+    own, ``resume(game, thread, frame, node)`` carries that frame on.
+    """
     run: object
-    arg: bool = True               # takes a first value
+    arg: bool | str = True         # a first value; "program": a procedure call or an effect;
+                                   # "hook": a declared hook point's name, as a string
     keywords: tuple = ()           # allowed keywords ("to", "from", ...)
     required: tuple = ()           # keywords that must be given
     summary: str = ""
+    resume: object = None
 
 
 VERBS = {
@@ -34,8 +41,11 @@ VERBS = {
     # grids
     "put": Verb(grids.put, keywords=("at",), required=("at",), summary="put ITEM at ROOM"),
     "wall": Verb(grids.wall, summary="wall SIDE"),
-    # running other programs (handled by the machine itself)
-    "do": Verb(None, keywords=("with",), summary="do PROCEDURE(ARGS) | do EFFECT [with RECORD]"),
+    # running other programs
+    "do": Verb(programs.do, arg="program", keywords=("with",),
+               summary="do PROCEDURE(ARGS) | do EFFECT [with RECORD]"),
+    "signal": Verb(programs.signal, arg="hook", keywords=("with",), resume=programs.resume_chain,
+                   summary='signal "HOOK POINT" [with RECORD]'),
 }
 
 FUNCTIONS = {
@@ -59,6 +69,10 @@ FUNCTIONS = {
     "flatten": core.flatten,
     "text": core.text,
     "get": core.get,
+    # seats and programs
+    "turn_order": seats.turn_order,
+    "next_player": seats.next_player,
+    "modifier": programs.modifier,
     # zones
     "top": zones.top,
     # grids
@@ -82,5 +96,5 @@ ARITY = {
     "keys": 1, "with_most": 2, "with_least": 2, "headroom": 2, "effect": 2, "list": 1,
     "flatten": 1, "get": 3, "top": 1, "rooms": 1, "row": 2, "column": 2, "room": 3,
     "tagged": 2, "sides": 1, "adjacent": 1, "side": 2, "neighbours": 1, "reachable": 1,
-    "walls": 1,
+    "walls": 1, "turn_order": 1, "next_player": 1, "modifier": 2,
 }

@@ -3,11 +3,13 @@
 Declared in a ruleset's components (``counters: {coin: {start: 10, min: 0,
 earn_cap: 40}}``). ``earn_cap`` limits the total ever gained, so spending
 does not make room under it; the part of a gain above a cap or ceiling is
-lost, as the rules of many games say.
+lost, as the rules of many games say. ``on_gain: PROCEDURE`` runs that
+procedure (``self`` the gainer, its one parameter, if any, the amount) right
+after every gain, even in the middle of an effect.
 """
 from __future__ import annotations
 
-from ..model.values import RuleError
+from ..model.values import Player, RuleError
 
 
 class Counters:
@@ -35,7 +37,19 @@ class Counters:
         counters[name] += amount
         if amount:
             self.game.log(f"{self.game.seat_name(i)} gains {amount} {name}")
+            self._after_gain(i, name, amount)
         return amount
+
+    def _after_gain(self, i: int, name: str, amount: int) -> None:
+        """A counter's ``on_gain`` procedure runs right after the gain, before the next statement."""
+        hook = self.defs[name].get("on_gain")
+        if hook is None:
+            return
+        params, root = self.game.rules.procedures[hook]
+        env = {"self": Player(i)}
+        if params:                                  # the procedure may take the amount gained
+            env[params[0]] = amount
+        self.game.call(root, env)
 
     def check_spend(self, i: int, name: str, amount: int) -> None:
         """Refuse (a content error) a payment that would go below the floor."""

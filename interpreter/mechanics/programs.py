@@ -1,0 +1,135 @@
+"""Statements that run other programs: ``do``, hook points (``signal``) and modifiers.
+
+Every one of them is a simple statement that asks the game to ``call`` a
+program (or to ``schedule`` a frame of its own); the machine pushes those
+right after the statement, so they run before the next one and live in the
+state like any frame. This module is that protocol's home for content:
+
+- ``do proc(args)`` / ``do record.effect [with {names}]``: run a program.
+- ``signal "point" with {names}``: every record in play that has a handler
+  for the hook point runs it, with ``self`` its owner, ``this`` the record
+  and the point's declared names bound. Who listens is fixed when the point
+  is raised; seats take their turn from the acting player on, and an owner
+  with several listeners chooses their order (a decision).
+- ``modifier(p, "key")``: the sum of what every active source of ``p``
+  contributes to a declared key, re-read each time.
+
+"In play" is the ruleset's ``sources`` function (flow.yaml) of one seat; a
+source with an ``active`` field counts only while that condition holds.
+"""
+from __future__ import annotations
+
+from ..model.values import Player, RuleError, describe, seat
+
+
+def do(ctx, arg, kw) -> None:
+    """do PROCEDURE(ARGS) | do EFFECT [with RECORD]: run it now, before the next statement"""
+    root, env = arg
+    bindings = kw.get("with")
+    if bindings is not None:
+        if type(bindings) is not dict:
+            raise RuleError("'with' needs a record of names")
+        env.update(bindings)
+    ctx.game.call(root, env)
+
+
+# ---------------------------------------------------------------- sources
+
+def sources(game, i: int) -> list:
+    """The record ids in play for seat ``i`` whose ``active`` condition (if any) holds."""
+    name = game.rules.sources
+    if name is None:
+        return []
+    params, tree = game.rules.functions[name]
+    found = game.evaluate(tree, i, {params[0]: Player(i)})
+    if type(found) is not list or not all(type(r) is str and r in game.rules.entities for r in found):
+        raise RuleError(f"the sources function '{name}' must give a list of record ids, "
+                        f"got {describe(found)}")
+    return [rid for rid in found if _active(game, rid, i)]
+
+
+def _active(game, rid: str, i: int) -> bool:
+    if "active" not in game.rules.entities[rid]:
+        return True
+    return bool(game.record_field(rid, "active", i))
+
+
+def _seat_order(game, first: int | None) -> list:
+    """People from ``first`` on, clockwise, then the scripted seats."""
+    people = game.people
+    start = first if first is not None and first < people else 0
+    order = [(start + k) % people for k in range(people)]
+    return order + list(range(people, len(game.state["players"])))
+
+
+# ---------------------------------------------------------------- hook points
+
+def signal(ctx, arg, kw) -> None:
+    """signal "POINT" [with RECORD]: every listener in play runs its handler for POINT"""
+    game = ctx.game
+    hooks = game.rules.hooks
+    if type(arg) is not str or arg not in hooks:
+        raise RuleError(f"{describe(arg)} is not a declared hook point")
+    names = kw.get("with", {})
+    declared = hooks[arg].get("names", [])
+    if type(names) is not dict or sorted(names) != sorted(declared):
+        raise RuleError(f"hook point '{arg}' takes the names {declared}, got {describe(names)}")
+    me = ctx.env.get("self")
+    chain = []
+    for i in _seat_order(game, None if me is None else seat(me)):
+        for rid in sources(game, i):
+            key = game.rules.handlers.get(rid, {}).get(arg)
+            if key is not None:
+                chain.append({"owner": i, "record": rid, "effect": key})
+    if chain:
+        game.schedule(hook=arg, chain=chain, names=names)
+
+
+def resume_chain(game, th, frame, node):
+    """Run the next listener of a raised hook point; its owner picks among their own."""
+    chain = frame["chain"]
+    if not chain:
+        th["frames"].pop()
+        return None
+    owner = chain[0]["owner"]
+    mine = [k for k, entry in enumerate(chain) if entry["owner"] == owner]
+    pick = 0
+    if len(mine) > 1 and owner < game.people:
+        if "answer" not in frame:
+            labels = [_listener_label(game, chain[k]["record"]) for k in mine]
+            prompt = f"which first, on {frame['hook'].replace('_', ' ')}"
+            waiting = game.decide(th, frame, labels, prompt, Player(owner))
+            if waiting is not None:
+                return waiting
+        pick = mine[frame.pop("answer")]
+    entry = chain.pop(pick)
+    env = dict(frame["names"], self=Player(owner), this=entry["record"])
+    th["envs"].append(env)
+    game.push_call(th, game.rules.effects[entry["effect"]])
+    return None
+
+
+def _listener_label(game, rid: str) -> str:
+    record = game.rules.entities[rid]
+    return record.get("name") or rid
+
+
+# ---------------------------------------------------------------- modifiers
+
+def modifier(ctx, args):
+    """modifier(PLAYER, "key"): what every active source of PLAYER adds to a declared key"""
+    game = ctx.game
+    who, key = args
+    i = seat(who)
+    if key not in game.rules.modifier_keys:
+        raise RuleError(f"{describe(key)} is not a declared modifier")
+    total = 0
+    for rid in sources(game, i):
+        for field in game.rules.modifier_fields.get(game.rules.entities[rid]["table"], ()):
+            value = game.rules.entities[rid].get(field, {}).get(key, 0)
+            if type(value) is not int:
+                value = game.record_value(rid, value, i)
+            if type(value) is not int:
+                raise RuleError(f"modifier '{key}' of {rid} must be a whole number, got {describe(value)}")
+            total += value
+    return total
