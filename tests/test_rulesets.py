@@ -14,7 +14,13 @@ from interpreter.engine.game import Game
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
-from export_data_schemas import schema_text  # noqa: E402
+from export_data_schemas import components_text, schema_text  # noqa: E402
+
+
+def test_components_schema_is_the_registry_of_kinds():
+    written = ROOT / "schemas" / "components.schema.json"
+    assert written.read_text(encoding="utf-8") == components_text(), \
+        "run: python tools/export_data_schemas.py"
 
 
 @pytest.mark.parametrize("game_id", available())

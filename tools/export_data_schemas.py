@@ -1,9 +1,13 @@
-"""Write schemas/data/<game>.schema.json for every bundled ruleset.
+"""Write the generated schemas: components.schema.json's kinds, and each game's data schema.
 
-The schema of a ruleset's data files is generated from the table
-declarations in its components file (interpreter/content/tables.py); this
-writes it out so editors can check data files too (their modeline points
-here). The test suite fails when a written schema is out of date. Run:
+The sections of a components file are the component kinds of the registry
+(``interpreter.mechanics.COMPONENTS``): each kind declares the schema of one
+declaration, written here into schemas/components.schema.json (the rest of
+that file, constants and tables, is kept as it is). The schema of a
+ruleset's data files is generated from the table declarations in its
+components file (interpreter/content/tables.py) into
+schemas/data/<game>.schema.json, so editors check data files too. The test
+suite fails when a written schema is out of date. Run:
     python tools/export_data_schemas.py
 """
 from __future__ import annotations
@@ -13,8 +17,26 @@ from pathlib import Path
 
 from interpreter.content.ruleset import available, load_ruleset
 from interpreter.content.tables import data_schema
+from interpreter.mechanics import COMPONENTS
 
-OUT = Path(__file__).resolve().parents[1] / "schemas" / "data"
+SCHEMAS = Path(__file__).resolve().parents[1] / "schemas"
+OUT = SCHEMAS / "data"
+NAME = {"pattern": "^[a-z][a-z0-9_]*$"}
+
+
+def components_text() -> str:
+    """schemas/components.schema.json with every registered kind's section written anew."""
+    schema = json.loads((SCHEMAS / "components.schema.json").read_text(encoding="utf-8"))
+    kept = {k: v for k, v in schema["properties"].items() if k not in COMPONENTS}
+    properties = {}
+    for section, kind in COMPONENTS.items():
+        definition = section[:-1]                       # counters -> counter
+        schema["definitions"][definition] = kind.schema
+        properties[section] = {"description": kind.summary, "type": "object",
+                               "propertyNames": NAME,
+                               "additionalProperties": {"$ref": f"#/definitions/{definition}"}}
+    schema["properties"] = {**properties, **kept}
+    return json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
 
 
 def schema_text(game_id: str) -> str:
@@ -27,6 +49,8 @@ def schema_text(game_id: str) -> str:
 
 
 def main() -> None:
+    (SCHEMAS / "components.schema.json").write_text(components_text(), encoding="utf-8")
+    print("wrote schemas/components.schema.json")
     OUT.mkdir(parents=True, exist_ok=True)
     for game_id in available():
         (OUT / f"{game_id}.schema.json").write_text(schema_text(game_id), encoding="utf-8")

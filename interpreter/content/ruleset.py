@@ -23,7 +23,6 @@ from ..dsl.check import Vocabulary, check
 from ..dsl.explain import explain
 from ..dsl.parser import DslError, parse_expression, parse_program
 from ..mechanics.seats import BUILTINS, PLAYER_ATTRIBUTES
-from ..model.values import Grid
 from . import tables
 from .schema_check import check_schema, load_schema
 from .yaml_source import load_yaml
@@ -31,8 +30,6 @@ from .yaml_source import load_yaml
 RULESETS = Path(__file__).resolve().parents[2] / "rulesets"
 MANIFEST = "game.yaml"
 
-GRID_ATTRIBUTES = ("row", "col", "name", "item", "empty", "tags", "owner", "grid", "room",
-                   "side", "walled", "across", "boundary", "rows", "cols")
 
 
 def ruleset_path(name_or_path: str) -> Path:
@@ -260,42 +257,38 @@ def _merged(base: dict, overlays, part: str) -> dict:
 
 def _declare(rules: Ruleset, components: Source, overlays, problems: Problems) -> None:
     c = _merged(components.data, overlays, "components")
-    rules.counters = c.get("counters", {})
-    rules.player_vars = c.get("player_vars", {})
-    rules.vars = c.get("vars", {})
-    rules.zones = c.get("zones", {})
-    rules.grids = {name: {"tags": {}, **spec} for name, spec in c.get("grids", {}).items()}
+    rules.declared = {section: c.get(section, {}) for section in mechanics.COMPONENTS}
+    rules.counters = rules.declared["counters"]
+    rules.player_vars = rules.declared["player_vars"]
+    rules.vars = rules.declared["vars"]
+    rules.zones = rules.declared["zones"]
+    rules.grids = {name: {"tags": {}, **spec} for name, spec in rules.declared["grids"].items()}
+    rules.declared["grids"] = rules.grids
     rules.constants = c.get("constants", {})
     rules.table_specs = c.get("tables", {})
+    rules.player_components = {}                      # name -> kind, for p.name
     names = rules.names
     seen: dict = {}
 
     def declare(name, tag, value, where):
         if name in seen:
-            problems.add("duplicate-name", f"'{name}' is declared twice (also as a {seen[name]})",
+            problems.add("duplicate-name", f"'{name}' is declared twice (also in {seen[name]})",
                          components, where, key=True)
             return
-        seen[name] = tag
+        seen[name] = where[0]
         names[name] = (tag, value)
 
     for name, value in BUILTINS.items():             # first, so a clash is reported
-        seen[name] = "built-in name"
+        seen[name] = "the built-in names"
         names[name] = ("builtin", value)
-    for name in rules.vars:
-        declare(name, "var", None, ("vars", name))
     for name in rules.scripted_seats:                # the seat, or none in games without it
         declare(name, "seat", None, ("scripted_seats", name))
-    for name, spec in rules.zones.items():
-        declare(name, "zone" if not spec.get("per_player") else "mine", None, ("zones", name))
-    for name in rules.counters:
-        declare(name, "mine", None, ("counters", name))
-    for name in rules.player_vars:
-        declare(name, "mine", None, ("player_vars", name))
-    for name, spec in rules.grids.items():
-        if spec.get("per_player"):
-            declare(name, "mine", None, ("grids", name))
-        else:
-            declare(name, "const", Grid(name), ("grids", name))
+    for section, kind in mechanics.COMPONENTS.items():
+        for name, spec in rules.declared[section].items():
+            mine = kind.per_player(spec)
+            declare(name, "mine" if mine else "table", kind, (section, name))
+            if mine:
+                rules.player_components.setdefault(name, kind)
     for name, value in rules.constants.items():
         declare(name, "const", value, ("constants", name))
     for name in rules.table_specs:                   # a table's name lists its record ids
@@ -328,10 +321,9 @@ def _check_declared_names(rules, manifest: Source, components: Source, problems:
 # ---------------------------------------------------------------- compiling
 
 def _vocabulary(rules: Ruleset) -> Vocabulary:
-    attributes = set(rules.counters) | set(rules.player_vars) | set(GRID_ATTRIBUTES)
-    attributes |= {n for n, s in rules.zones.items() if s.get("per_player")}
-    attributes |= {n for n, s in rules.grids.items() if s.get("per_player")}
-    attributes |= set(PLAYER_ATTRIBUTES) | {"id"}
+    attributes = set(rules.player_components) | set(PLAYER_ATTRIBUTES) | {"id"}
+    for kind in mechanics.COMPONENTS.values():
+        attributes |= set(kind.attributes)
     attributes |= set(rules.options)
     for spec in rules.table_specs.values():
         attributes |= tables.field_names(spec.get("fields", {}))
@@ -481,7 +473,7 @@ def _check_program_names(rules, components, flows, problems) -> None:
 
 def _compile_views(rules, components, compiler) -> None:
     """``visible_to`` conditions on counters, variables and grids (names: viewer, owner)."""
-    for kind in ("counters", "player_vars", "grids", "zones"):
+    for kind in mechanics.COMPONENTS:
         for name, spec in components.data.get(kind, {}).items():
             if isinstance(spec, dict) and "visible_to" in spec:
                 tree = compiler.parse(spec["visible_to"], components, (kind, name, "visible_to"),

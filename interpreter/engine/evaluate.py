@@ -55,13 +55,10 @@ def lookup(name: str, ctx: Ctx):
     if kind is None:
         raise RuleError(f"unknown name '{name}'")
     tag, what = kind
-    state = game.state
-    if tag == "var":
-        return state["vars"][name]
-    if tag == "zone":
-        return Zone(name)
-    if tag == "mine":                       # a per-player declaration, for self
-        return player_attribute(ctx.me, name, ctx)
+    if tag == "table":                      # a component of the table's
+        return what.value(ctx, name, None)
+    if tag == "mine":                       # a per-player component, for self
+        return what.value(ctx, name, ctx.me)
     if tag == "builtin":
         return what(ctx)
     if tag == "seat":                       # a scripted seat, if it sits in this game
@@ -70,15 +67,9 @@ def lookup(name: str, ctx: Ctx):
 
 
 def player_attribute(i: int, name: str, ctx: Ctx):
-    data = ctx.player_data(i)
-    for part in ("counters", "vars"):
-        section = data[part]
-        if name in section:
-            return section[name]
-    if name in data["zones"]:
-        return Zone(name, i)
-    if name in data["grids"]:
-        return Grid(name, i)
+    kind = ctx.game.rules.player_components.get(name)
+    if kind is not None:
+        return kind.value(ctx, name, i)
     builtin = PLAYER_ATTRIBUTES.get(name)
     if builtin is None:
         raise RuleError(f"players have no '{name}'")

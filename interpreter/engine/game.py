@@ -11,13 +11,11 @@ rebuilds a game from it; ``replay`` re-runs a recorded history.
 """
 from __future__ import annotations
 
-import copy
 import json
 from dataclasses import dataclass
 
 from .. import mechanics
 from ..mechanics.counters import Counters
-from ..mechanics import grids
 from . import machine, statements  # noqa: F401  (statements fills the machine's table)
 from .compile import compiled
 from .options import resolve_options
@@ -59,6 +57,7 @@ class Game:
         self.seat_names = [seat_label(i) for i in range(self.people)] + [
             rules.scripted_seats[sid].get("name", sid) for sid in state["scripted"]]
         self.thread = None
+        self.table_keys = ["players"] + [k for k in state if k in _COMPONENT_KEYS]   # for snapshots
         self.counters = Counters(self)
         self.verbs = mechanics.VERBS
         self.functions = dict(mechanics.FUNCTIONS)
@@ -82,12 +81,8 @@ class Game:
             "options": resolve_options(rules, options or {}, count),
             "rng": seed_state(seed),
             "people": count, "scripted": scripted,
-            "players": [_new_player(rules) for _ in range(count + len(scripted))],
-            "vars": copy.deepcopy(rules.vars),
-            "zones": {name: _new_zone(spec, rules) for name, spec in rules.zones.items()
-                      if not spec.get("per_player")},
-            "grids": {name: grids.new_data() for name, spec in rules.grids.items()
-                      if not spec.get("per_player")},
+            "players": [_new_components(rules, True) for _ in range(count + len(scripted))],
+            **_new_components(rules, False),
             "flow": {"main": machine.new_thread([], {"self": None}), "threads": [], "snapshot": None},
             "log": [], "history": [], "result": None,
         }
@@ -389,21 +384,17 @@ def _user_function(name, params, tree):
 _PLAIN = (int, str, type(None))          # not bool: true == 1 as a key
 
 
-def _new_player(rules) -> dict:
-    return {
-        "counters": {name: spec.get("start", 0) for name, spec in rules.counters.items()},
-        "earned": {},
-        "vars": {name: copy.deepcopy(spec.get("default") if isinstance(spec, dict) else spec)
-                 for name, spec in rules.player_vars.items()},
-        "zones": {name: _new_zone(spec, rules) for name, spec in rules.zones.items()
-                  if spec.get("per_player")},
-        "grids": {name: grids.new_data() for name, spec in rules.grids.items() if spec.get("per_player")},
-    }
+_COMPONENT_KEYS = {kind.state_key for kind in mechanics.COMPONENTS.values()}
 
 
-def _new_zone(spec: dict, rules):
-    """An empty zone, a numbered group of them, or one holding a whole table (``from``)."""
-    count = spec.get("count")
-    if count:
-        return [[] for _ in range(count)]
-    return list(rules.tables[spec["from"]]) if "from" in spec else []
+def _new_components(rules, per_player: bool) -> dict:
+    """The starting data of every component a seat (or the table) holds, by kind."""
+    data: dict = {kind.state_key: {} for kind in mechanics.COMPONENTS.values()
+                  if kind.where in ("declared", "player" if per_player else "table")}
+    if per_player:
+        data["earned"] = {}                # what each counter with an earning cap has gained
+    for section, kind in mechanics.COMPONENTS.items():
+        for name, spec in rules.declared[section].items():
+            if kind.per_player(spec) is per_player:
+                data[kind.state_key][name] = kind.new(spec, rules)
+    return data

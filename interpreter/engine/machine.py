@@ -249,8 +249,7 @@ def _simultaneously(game, th, frame, node):
         th["frames"].pop()
         return None
     state = game.state
-    flow["snapshot"] = {"players": plain_copy(state["players"]), "vars": plain_copy(state["vars"]),
-                        "zones": plain_copy(state["zones"])}
+    flow["snapshot"] = {key: plain_copy(state[key]) for key in game.table_keys}
     threads = []
     for item in items:
         seat(item)

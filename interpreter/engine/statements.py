@@ -96,7 +96,7 @@ def _store(game, ctx: Ctx, target: tuple, value) -> None:
     state = game.state
     if len(target) == 1:
         name = target[0]
-        if name in ctx.env or game.rules.names.get(name, ("", None))[0] != "var":
+        if name in ctx.env or name not in game.rules.vars:
             ctx.env[name] = value
         else:
             state["vars"][name] = value

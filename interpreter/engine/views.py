@@ -12,6 +12,8 @@ from __future__ import annotations
 
 
 from .evaluate import Ctx, evaluate
+from ..mechanics import COMPONENTS
+from ..mechanics.component import HIDDEN
 from ..model.values import Player, to_plain
 
 
@@ -26,14 +28,14 @@ def view(game, viewer: int) -> dict:
     table = state if snapshot is None else snapshot
     for i, live in enumerate(state["players"]):
         data = live if snapshot is None or i == viewer else snapshot["players"][i]
-        players.append(_player_view(game, viewer, i, data))
+        out = {"seat": i, "name": game.seat_name(i), "scripted": i >= game.people}
+        out.update(_components(game, data, viewer, i, per_player=True))
+        players.append(out)
     decision = game.decision_for(viewer)
     return {
         "game": state["game"],
         "you": viewer,
-        "vars": to_plain(table["vars"]),
-        "zones": {name: _zone_view(game, spec, table["zones"][name], viewer, None, name)
-                  for name, spec in game.rules.zones.items() if not spec.get("per_player")},
+        **_components(game, table, viewer, None, per_player=False),
         "players": players,
         "decision": decision.to_dict() if decision else None,
         "waiting_for": sorted({d.player for d in game.pending()}),
@@ -42,46 +44,31 @@ def view(game, viewer: int) -> dict:
     }
 
 
-def _visible(game, key: str, viewer: int, owner: int) -> bool:
+def _components(game, data: dict, viewer: int, owner: int | None, per_player: bool) -> dict:
+    """What ``viewer`` sees of one seat's (or the table's) components, by kind."""
+    out: dict = {}
+    for section, kind in COMPONENTS.items():
+        if kind.where not in ("declared", "player" if per_player else "table"):
+            continue
+        shown = out.setdefault(kind.state_key, {})
+        declared = game.rules.declared[section]
+
+        def can_see(name, whose, section=section):
+            return _visible(game, f"{section}:{name}", viewer, whose)
+
+        for name, spec in declared.items():
+            if kind.per_player(spec) is not per_player:
+                continue
+            seen = kind.view(game, name, spec, data[kind.state_key][name], viewer, owner, can_see)
+            if seen is not HIDDEN:
+                shown[name] = seen
+    return out
+
+
+def _visible(game, key: str, viewer: int, owner: int | None) -> bool:
     tree = game.rules.visibility.get(key)
     if tree is None:
         return True
-    env = {"viewer": Player(viewer), "owner": Player(owner), "self": Player(viewer)}
+    env = {"viewer": Player(viewer), "owner": None if owner is None else Player(owner),
+           "self": Player(viewer)}
     return bool(evaluate(tree, Ctx(game, env)))
-
-
-def _player_view(game, viewer: int, i: int, data: dict) -> dict:
-    rules = game.rules
-    out = {"seat": i, "name": game.seat_name(i), "scripted": i >= game.people,
-           "counters": {}, "vars": {}, "zones": {}, "grids": {}}
-    for name, value in data["counters"].items():
-        if _visible(game, f"counters:{name}", viewer, i):
-            out["counters"][name] = value
-    for name, value in data["vars"].items():
-        if _visible(game, f"player_vars:{name}", viewer, i):
-            out["vars"][name] = to_plain(value)
-    for name, value in data["zones"].items():
-        out["zones"][name] = _zone_view(game, rules.zones[name], value, viewer, i, name)
-    for name, value in data["grids"].items():
-        if _visible(game, f"grids:{name}", viewer, i):
-            out["grids"][name] = to_plain(value)
-    return out
-
-
-def _zone_view(game, spec: dict, cards: list, viewer: int, owner: int | None, name: str):
-    if cards and type(cards[0]) is list:                     # a numbered group
-        return [_zone_view(game, spec, zone, viewer, owner, name) for zone in cards]
-    mode = spec.get("visible", "all")
-    if mode == "owner" and owner is not None and viewer != owner:
-        mode = "count"
-    if not _visible(game, f"zones:{name}", viewer, viewer if owner is None else owner):
-        mode = "count"
-    out = {"count": len(cards)}
-    if mode in ("all", "owner"):
-        out["cards"] = list(cards)
-    elif mode == "top" and cards:
-        out["top"] = cards[0]
-    if cards and spec.get("top_fields"):
-        record = game.rules.entities.get(cards[0], {})
-        out["top_fields"] = {f: to_plain(record.get(f)) for f in spec["top_fields"]}
-    return out

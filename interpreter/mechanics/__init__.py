@@ -1,15 +1,17 @@
-"""The mechanics table: every verb and function the effect language knows.
+"""The mechanics tables: every component kind, verb and function the effect language knows.
 
-Mechanics are generic (zones of cards, counters, grids with walls); a
-ruleset composes them by name. This table is the contents page: each entry
-names the Python function and, for verbs, the words it takes, so the
-checker can reject a misspelled verb or keyword at load time.
+Mechanics are generic (zones of cards, counters, grids with walls, tracks,
+graphs); a ruleset composes them by name. These tables are the contents
+page: ``COMPONENTS`` the sections of a components file (each one module,
+see ``component.ComponentKind``), ``VERBS`` the statement verbs with the
+words they take, ``FUNCTIONS`` the functions, so the checker can reject a
+misspelled verb or keyword at load time.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import core, grids, programs, seats, zones
+from . import core, counters, grids, programs, seats, variables, zones
 
 
 @dataclass(frozen=True)
@@ -28,6 +30,15 @@ class Verb:
     summary: str = ""
     resume: object = None
 
+
+# Each component kind: its section of components.yaml -> how the engine treats it.
+COMPONENTS = {kind.section: kind for kind in (
+    counters.KIND,
+    variables.PLAYER_VARS,
+    variables.TABLE_VARS,
+    zones.KIND,
+    grids.KIND,
+)}
 
 VERBS = {
     # zones of cards

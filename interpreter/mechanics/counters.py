@@ -10,6 +10,7 @@ after every gain, even in the middle of an effect.
 from __future__ import annotations
 
 from ..model.values import Player, RuleError
+from .component import ComponentKind, visible_plain
 
 
 class Counters:
@@ -87,3 +88,38 @@ class Counters:
         if spec.get("max") is not None:
             room.append(spec["max"] - self.game.state["players"][i]["counters"][name])
         return max(0, min(room)) if room else None
+
+
+# ---------------------------------------------------------------- the component kind
+
+SCHEMA = {'description': 'A number each player holds.',
+ 'type': 'object',
+ 'additionalProperties': False,
+ 'properties': {'start': {'description': 'The value every player starts with.',
+                          'type': 'integer',
+                          'default': 0},
+                'min': {'description': 'The lowest value (spending below it is refused); null: '
+                                       'no bound.',
+                        'type': ['integer', 'null']},
+                'max': {'description': 'The highest value (gains above it are lost); null: no '
+                                       'bound.',
+                        'type': ['integer', 'null']},
+                'earn_cap': {'description': 'The most a player may gain in total over the game '
+                                            '(spending frees nothing).',
+                             'type': 'integer',
+                             'minimum': 0},
+                'on_gain': {'description': 'A procedure run right after every gain of this '
+                                           'counter, before the next statement (self: the '
+                                           'gainer; its one parameter, if any: the amount '
+                                           'gained).',
+                            '$ref': '#/definitions/name'},
+                'visible_to': {'description': 'Who may see this counter (default: everyone).',
+                               '$ref': '#/definitions/visible_to'},
+                'description': {'description': 'What the counter measures.', 'type': 'string'}}}
+
+KIND = ComponentKind(
+    section="counters", state_key="counters", schema=SCHEMA, where="player",
+    new=lambda spec, rules: spec.get("start", 0),
+    value=lambda ctx, name, owner: ctx.game.state["players"][owner]["counters"][name],
+    view=visible_plain,
+    summary="Numbers every player holds, by name.")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import networkx as nx
 
 from ..model.values import Grid, Player, Room, RuleError, Side, describe
+from .component import ComponentKind, visible_plain
 
 _STEP = {"n": (-1, 0), "s": (1, 0), "w": (0, -1), "e": (0, 1)}
 
@@ -272,3 +273,43 @@ def wall(ctx, arg, kw) -> None:
 def new_data() -> dict:
     """The plain data of an empty grid."""
     return {"items": {}, "walls": []}
+
+
+# ---------------------------------------------------------------- the component kind
+
+ATTRIBUTES = ("row", "col", "name", "item", "empty", "tags", "owner", "grid", "room",
+              "side", "walled", "across", "boundary", "rows", "cols")
+
+SCHEMA = {'description': 'A rectangular sheet of rooms, rows and columns numbered from 1.',
+ 'type': 'object',
+ 'required': ['rows', 'cols'],
+ 'additionalProperties': False,
+ 'properties': {'per_player': {'description': 'Each player has a sheet of their own.',
+                               'type': 'boolean',
+                               'default': False},
+                'rows': {'description': 'Number of rows.',
+                         'type': 'integer',
+                         'minimum': 1,
+                         'maximum': 26},
+                'cols': {'description': 'Number of columns.',
+                         'type': 'integer',
+                         'minimum': 1,
+                         'maximum': 26},
+                'tags': {'description': "Named sets of cells (a room's `tags` lists the names "
+                                        'of those holding it).',
+                         'type': 'object',
+                         'propertyNames': {'pattern': '^[a-z][a-z0-9_]*$'},
+                         'additionalProperties': {'description': 'The cells carrying this tag.',
+                                                  'type': 'array',
+                                                  'items': {'$ref': '#/definitions/cell'}}},
+                'visible_to': {'description': 'Who may see the sheet (default: everyone).',
+                               '$ref': '#/definitions/visible_to'},
+                'description': {'description': 'What the sheet represents.', 'type': 'string'}}}
+
+KIND = ComponentKind(
+    section="grids", state_key="grids", schema=SCHEMA, where="declared",
+    new=lambda spec, rules: new_data(),
+    value=lambda ctx, name, owner: Grid(name, owner),
+    view=visible_plain,
+    attributes=ATTRIBUTES,
+    summary="Rectangular sheets of rooms, by name.")

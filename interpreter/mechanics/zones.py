@@ -7,7 +7,8 @@ components, globally or per player, single or as a numbered group
 from __future__ import annotations
 
 from ..model import rng
-from ..model.values import RuleError, Zone, describe, items_of, zone_list
+from ..model.values import RuleError, Zone, describe, items_of, to_plain, zone_list
+from .component import ComponentKind
 
 
 def _zone(ctx, value, what: str) -> list:
@@ -91,3 +92,72 @@ def _find(state, card):
             if card in z:
                 return z
     return None
+
+
+# ---------------------------------------------------------------- the component kind
+
+def new_zone(spec: dict, rules):
+    """An empty zone, a numbered group of them, or one holding a whole table (``from``)."""
+    count = spec.get("count")
+    if count:
+        return [[] for _ in range(count)]
+    return list(rules.tables[spec["from"]]) if "from" in spec else []
+
+
+def view(game, name, spec, cards, viewer, owner, can_see):
+    """Cards, a count, the top card, or the top card's shown fields, as declared."""
+    if cards and type(cards[0]) is list:                     # a numbered group
+        return [view(game, name, spec, zone, viewer, owner, can_see) for zone in cards]
+    mode = spec.get("visible", "all")
+    if mode == "owner" and owner is not None and viewer != owner:
+        mode = "count"
+    if not can_see(name, viewer if owner is None else owner):
+        mode = "count"
+    out = {"count": len(cards)}
+    if mode in ("all", "owner"):
+        out["cards"] = list(cards)
+    elif mode == "top" and cards:
+        out["top"] = cards[0]
+    if cards and spec.get("top_fields"):
+        record = game.rules.entities.get(cards[0], {})
+        out["top_fields"] = {f: to_plain(record.get(f)) for f in spec["top_fields"]}
+    return out
+
+
+SCHEMA = {'description': 'A place cards or pieces sit in order: a pile, hand, row or deck.',
+ 'type': 'object',
+ 'additionalProperties': False,
+ 'properties': {'per_player': {'description': 'Each player has one of their own.',
+                               'type': 'boolean',
+                               'default': False},
+                'count': {'description': 'How many separate piles the zone has (indexed from '
+                                         '1); left out: one.',
+                          'type': 'integer',
+                          'minimum': 1},
+                'from': {'description': 'A table whose records, in table order, the zone holds '
+                                        'when the game starts.',
+                         '$ref': '#/definitions/name'},
+                'visible': {'description': 'What players see: all items, only how many, the '
+                                           'top item too, or (owner) all for the owner and the '
+                                           'count for others.',
+                            'enum': ['all', 'count', 'top', 'owner'],
+                            'default': 'all'},
+                'top_fields': {'description': 'Fields of the top item shown even when the zone '
+                                              'shows only its count.',
+                               'type': 'array',
+                               'items': {'description': 'A field name.',
+                                         'type': 'string',
+                                         'pattern': '^[a-z][a-z0-9_]*$'}},
+                'visible_to': {'description': 'Who may see this zone at all.',
+                               '$ref': '#/definitions/visible_to'},
+                'description': {'description': 'What the zone holds.', 'type': 'string'}},
+ 'not': {'description': 'A zone of several piles starts empty: count and from exclude each '
+                        'other.',
+         'required': ['count', 'from']}}
+
+KIND = ComponentKind(
+    section="zones", state_key="zones", schema=SCHEMA, where="declared",
+    new=new_zone,
+    value=lambda ctx, name, owner: Zone(name, owner),
+    view=view,
+    summary="Piles, hands, rows and decks, by name.")

@@ -1,0 +1,58 @@
+"""What a component kind is: one entry of the registry in ``mechanics/__init__.py``.
+
+A ruleset declares components in sections of its components file
+(``counters:``, ``zones:``, ``tracks:`` ...); each section is one kind. A
+kind says, in one place, everything the rest of Rulebook needs to know:
+the schema of one declaration, the plain data it starts with, what its name
+means in effect texts, what a player may see of it, how a terminal draws
+it and what its values' attributes are. Adding a kind is adding a module
+with one of these and one line in the registry.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from ..model.values import to_plain
+
+HIDDEN = object()        # a view function's answer for "this viewer sees nothing of it"
+
+
+@dataclass(frozen=True)
+class ComponentKind:
+    """One section of components.yaml and how the engine treats its declarations.
+
+    ``new(spec, rules)`` the initial data of one declaration;
+    ``value(ctx, name, owner)`` what the name means in effect texts (owner: a
+    seat, or None for the table's); ``view(game, name, spec, data, viewer,
+    owner, can_see)`` what ``viewer`` sees of it (``HIDDEN`` for nothing;
+    ``can_see(name, owner)`` reads the declared ``visible_to``);
+    ``draw(rules, name, spec, shown, name_of)`` lines for a terminal;
+    ``check(rules, name, spec, problems, source)`` load-time checks.
+    """
+    section: str                     # its key in components.yaml
+    state_key: str                   # its data's key in a player's data and the table's
+    schema: dict                     # the JSON Schema of one declaration
+    where: str                       # "player", "table" or "declared" (per_player: true/false)
+    new: Callable
+    value: Callable
+    view: Callable
+    draw: Callable | None = None
+    attributes: tuple = ()           # attribute names its values have
+    check: Callable | None = None
+    summary: str = ""
+
+    def per_player(self, spec) -> bool:
+        """Whether each seat holds its own copy of this declaration."""
+        if self.where == "declared":
+            return isinstance(spec, dict) and bool(spec.get("per_player", self.default_per_player))
+        return self.where == "player"
+
+    @property
+    def default_per_player(self) -> bool:
+        return bool(self.schema.get("properties", {}).get("per_player", {}).get("default", False))
+
+
+def visible_plain(game, name, spec, data, viewer, owner, can_see):
+    """The view rule of plain values: shown whole when ``visible_to`` allows, else hidden."""
+    return to_plain(data) if can_see(name, owner) else HIDDEN
