@@ -144,3 +144,65 @@ def test_hook_mistakes_are_found_at_load(tmp_path, file, old, new, code, word):
     [diag] = diagnostics
     assert diag.code == code
     assert lines[diag.line - 1][diag.col - 1:].startswith(word)
+
+
+# ---------------------------------------------------------------- tracks
+
+def test_advance_runs_every_space_entered_or_passed_depth_first(rules):
+    game = Game.new(rules, players=2, seed=1)
+    game.execute("gain 0 points", player=0)
+    before = game.evaluate("[self.gold, self.points]", 0)
+    game.execute("advance self.fame by 3", player=0)
+    # f1 (+1 gold), f2 (nothing), f3 (advance by 1: f4, +10 points), in that order
+    assert game.evaluate("self.fame.position", 0) == 4
+    assert game.evaluate("[self.gold, self.points]", 0) == [before[0] + 1, before[1] + 10]
+    assert game.evaluate("self.fame.space", 0) == "f4"
+    assert game.evaluate('reading(self.fame, "income")', 0) == 2      # f4 has none: f3's
+
+
+def test_steps_past_the_end_follow_the_declared_policy(rules):
+    game = Game.new(rules, players=2, seed=1)
+    points = game.evaluate("self.points", 1)
+    game.execute("advance players[2].fame by 8", player=1)          # 5 spaces, 3 steps too many
+    # the marker moves first, then the spaces run: f3's "advance by 1" finds it at the end
+    # already, so that step overflows too: f4's 10, then 3 + 1 steps past the end
+    assert game.evaluate("[self.fame.position, self.points]", 1) == [5, points + 10 + 3 + 1]
+    game.execute("advance self.fame by -2", player=1)                # back: nothing runs
+    assert game.evaluate("[self.fame.position, self.points]", 1) == [3, points + 14]
+    assert game.view(0)["players"][1]["tracks"] == {"fame": 3}
+
+
+def test_a_track_declaration_is_checked(tmp_path):
+    diagnostics, lines = broken(tmp_path, "components.yaml", "spaces: fame_spaces", "spaces: fame_spcaes")
+    [diag] = diagnostics
+    assert diag.code == "unknown-name" and "did you mean 'fame_spaces'" in diag.hint
+    assert lines[diag.line - 1][diag.col - 1:].startswith("fame_spcaes")
+
+
+# ---------------------------------------------------------------- graphs
+
+def test_graph_functions(rules):
+    game = Game.new(rules, players=2, seed=1)
+    assert game.evaluate("linked(borders, middle)") == ["north", "south"]
+    assert game.evaluate("degree(borders, island)") == 0
+    assert game.evaluate("components(borders, lands)") == [["north", "middle", "south"], ["island"]]
+    assert game.evaluate("components(borders, [south, north, island])") == [["north"], ["south"],
+                                                                            ["island"]]
+    assert game.evaluate("reach(borders, north, [north, middle, island])") == ["north", "middle"]
+    with pytest.raises(RuleError, match="not a node"):
+        game.evaluate('linked(borders, "atlantis")')
+
+
+def test_a_one_sided_edge_is_refused_at_its_place(tmp_path):
+    diagnostics, lines = broken(tmp_path, "data/board.yaml", "{id: south, borders: [middle]}",
+                                "{id: south, borders: [middle, island]}")
+    [diag] = diagnostics
+    assert diag.code == "graph-edge" and "does not list 'south'" in diag.message
+    assert lines[diag.line - 1][diag.col - 1:].startswith("island")
+
+
+def test_a_self_loop_is_refused(tmp_path):
+    diagnostics, lines = broken(tmp_path, "data/board.yaml", "{id: island, borders: []}",
+                                "{id: island, borders: [island]}")
+    [diag] = diagnostics
+    assert diag.code == "graph-edge" and "to itself" in diag.message

@@ -110,6 +110,7 @@ class Ruleset:
         self.sources = None                # the function naming a seat's records in play
         self.handlers: dict = {}           # record id -> {hook point: effect key}
         self.modifier_fields: dict = {}    # table -> its fields of type modifiers
+        self.prepared: dict = {}           # component name -> what its kind built at load (graphs)
 
     # ------------------------------------------------------------- queries
     def where(self, node) -> str:
@@ -444,7 +445,13 @@ def _compile_all(rules, components, flow, data_sources, overlays, problems) -> N
 
 
 def _check_program_names(rules, components, flows, problems) -> None:
-    """Counter hooks, the sources function and handler tables name things that exist."""
+    """Counter hooks, the sources function and each component kind's links name real things."""
+    for section, kind in mechanics.COMPONENTS.items():
+        for name, spec in rules.declared[section].items():
+            if kind.check is not None:
+                kind.check(rules, name, spec, problems, components)
+            if kind.prepare is not None:
+                rules.prepared[name] = kind.prepare(rules, name, spec)
     for name, spec in rules.counters.items():
         hook = spec.get("on_gain") if isinstance(spec, dict) else None
         if hook is None:

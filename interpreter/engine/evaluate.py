@@ -7,10 +7,10 @@ grids, rooms, content records and plain records.
 """
 from __future__ import annotations
 
-from ..mechanics.grids import attribute as grid_attribute
+from ..mechanics import ATTRIBUTES as VALUE_ATTRIBUTES
 from ..mechanics.seats import PLAYER_ATTRIBUTES
 from .compile import compiled
-from ..model.values import Condition, Grid, Player, Room, RuleError, Side, Zone, describe, zone_list
+from ..model.values import Condition, Player, RuleError, Zone, describe, items_of, zone_list
 
 
 class Ctx:
@@ -35,6 +35,10 @@ class Ctx:
     def attribute(self, value, name: str):
         """``value.name`` (for mechanics that read attributes)."""
         return attribute(value, name, self)
+
+    def items(self, value):
+        """What iterating over ``value`` gives (a zone's cards, a list)."""
+        return items_of(value, self.game.state)
 
 
 def evaluate(node, ctx: Ctx):
@@ -85,8 +89,9 @@ def attribute(value, name: str, ctx: Ctx):
         raise RuleError(f"{describe(value)} has no '{name}'")
     if kind is Player:
         return player_attribute(value.seat, name, ctx)
-    if kind is Room or kind is Side or kind is Grid:
-        return grid_attribute(value, name, ctx)
+    reader = VALUE_ATTRIBUTES.get(kind)
+    if reader is not None:
+        return reader(value, name, ctx)
     if kind is str:
         record = ctx.game.rules.entities.get(value)
         if record is None:

@@ -384,16 +384,17 @@ def _user_function(name, params, tree):
 _PLAIN = (int, str, type(None))          # not bool: true == 1 as a key
 
 
-_COMPONENT_KEYS = {kind.state_key for kind in mechanics.COMPONENTS.values()}
+_COMPONENT_KEYS = {kind.state_key for kind in mechanics.COMPONENTS.values() if kind.state_key}
 
 
 def _new_components(rules, per_player: bool) -> dict:
     """The starting data of every component a seat (or the table) holds, by kind."""
-    data: dict = {kind.state_key: {} for kind in mechanics.COMPONENTS.values()
-                  if kind.where in ("declared", "player" if per_player else "table")}
+    kinds = {section: kind for section, kind in mechanics.COMPONENTS.items() if kind.state_key
+             and kind.where in ("declared", "player" if per_player else "table")}
+    data: dict = {kind.state_key: {} for kind in kinds.values()}
     if per_player:
         data["earned"] = {}                # what each counter with an earning cap has gained
-    for section, kind in mechanics.COMPONENTS.items():
+    for section, kind in kinds.items():
         for name, spec in rules.declared[section].items():
             if kind.per_player(spec) is per_player:
                 data[kind.state_key][name] = kind.new(spec, rules)

@@ -48,7 +48,7 @@ def _components(game, data: dict, viewer: int, owner: int | None, per_player: bo
     """What ``viewer`` sees of one seat's (or the table's) components, by kind."""
     out: dict = {}
     for section, kind in COMPONENTS.items():
-        if kind.where not in ("declared", "player" if per_player else "table"):
+        if not kind.state_key or kind.where not in ("declared", "player" if per_player else "table"):
             continue
         shown = out.setdefault(kind.state_key, {})
         declared = game.rules.declared[section]

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import core, counters, grids, programs, seats, variables, zones
+from . import core, counters, graphs, grids, programs, seats, tracks, variables, zones
+from ..model.values import Grid, GraphRef, Room, Side, Track
 
 
 @dataclass(frozen=True)
@@ -38,7 +39,17 @@ COMPONENTS = {kind.section: kind for kind in (
     variables.TABLE_VARS,
     zones.KIND,
     grids.KIND,
+    tracks.KIND,
+    graphs.KIND,
 )}
+
+# What ``value.name`` reads, for each engine value that has attributes.
+ATTRIBUTES = {
+    Grid: grids.attribute,
+    Room: grids.attribute,
+    Side: grids.attribute,
+    Track: tracks.attribute,
+}
 
 VERBS = {
     # zones of cards
@@ -49,6 +60,9 @@ VERBS = {
                     summary="arrange ZONE to [IDS]"),
     "split": Verb(zones.split, keywords=("into",), required=("into",),
                   summary="split ZONE into GROUP"),
+    # tracks
+    "advance": Verb(tracks.advance, keywords=("by",), required=("by",),
+                    summary="advance TRACK by N"),
     # grids
     "put": Verb(grids.put, keywords=("at",), required=("at",), summary="put ITEM at ROOM"),
     "wall": Verb(grids.wall, summary="wall SIDE"),
@@ -86,6 +100,12 @@ FUNCTIONS = {
     "modifier": programs.modifier,
     # zones
     "top": zones.top,
+    # tracks and graphs
+    "reading": tracks.reading,
+    "linked": graphs.linked,
+    "degree": graphs.degree,
+    "components": graphs.components,
+    "reach": graphs.reach,
     # grids
     "rooms": grids.rooms,
     "row": grids.row,
@@ -107,5 +127,6 @@ ARITY = {
     "keys": 1, "with_most": 2, "with_least": 2, "headroom": 2, "effect": 2, "list": 1,
     "flatten": 1, "get": 3, "top": 1, "rooms": 1, "row": 2, "column": 2, "room": 3,
     "tagged": 2, "sides": 1, "adjacent": 1, "side": 2, "neighbours": 1, "reachable": 1,
-    "walls": 1, "turn_order": 1, "next_player": 1, "modifier": 2,
+    "walls": 1, "turn_order": 1, "next_player": 1, "modifier": 2, "reading": 2, "linked": 2,
+    "degree": 2, "components": 2, "reach": 3,
 }

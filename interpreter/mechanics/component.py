@@ -28,10 +28,12 @@ class ComponentKind:
     owner, can_see)`` what ``viewer`` sees of it (``HIDDEN`` for nothing;
     ``can_see(name, owner)`` reads the declared ``visible_to``);
     ``draw(rules, name, spec, shown, name_of)`` lines for a terminal;
-    ``check(rules, name, spec, problems, source)`` load-time checks.
+    ``check(rules, name, spec, problems, source)`` load-time checks;
+    ``prepare(rules, name, spec)`` what is built once at load, kept in
+    ``rules.prepared[name]`` (a graph). A kind with no ``state_key`` holds no state.
     """
     section: str                     # its key in components.yaml
-    state_key: str                   # its data's key in a player's data and the table's
+    state_key: str | None            # its data's key in a player's data and the table's
     schema: dict                     # the JSON Schema of one declaration
     where: str                       # "player", "table" or "declared" (per_player: true/false)
     new: Callable
@@ -40,6 +42,7 @@ class ComponentKind:
     draw: Callable | None = None
     attributes: tuple = ()           # attribute names its values have
     check: Callable | None = None
+    prepare: Callable | None = None
     summary: str = ""
 
     def per_player(self, spec) -> bool:

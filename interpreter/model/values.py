@@ -9,6 +9,8 @@ Things the engine knows are small immutable objects with an explicit kind:
   Grid(name, of)                     a grid
   Room(grid, of, r, c)               one room of a grid
   Side(grid, of, r, c, side)         one side of a room ("n", "e", "s", "w")
+  Track(name, of)                    a track (its marker's position is state)
+  GraphRef(name)                     a graph declared in data (nodes are record ids)
   Effect(key)                        a compiled program ("record.field")
   Condition(key)                     a record's condition field, evaluated when read
 
@@ -98,6 +100,19 @@ class Side(Value):
 
 
 @dataclass(frozen=True, slots=True)
+class Track(Value):
+    name: str
+    of: int | None = None
+    kind = "track"
+
+
+@dataclass(frozen=True, slots=True)
+class GraphRef(Value):
+    name: str
+    kind = "graph"
+
+
+@dataclass(frozen=True, slots=True)
 class Effect(Value):
     key: str
     kind = "effect"
@@ -110,7 +125,7 @@ class Condition(Value):
     kind = "condition"
 
 
-KINDS = {cls.kind: cls for cls in (Player, Zone, Grid, Room, Side, Effect)}
+KINDS = {cls.kind: cls for cls in (Player, Zone, Grid, Room, Side, Track, GraphRef, Effect)}
 
 
 # ---------------------------------------------------------------- JSON
@@ -220,6 +235,10 @@ def describe(value, names=None) -> str:
         return f"{owner}{value.name}" + (f" #{value.n}" if value.n is not None else "")
     if kind is Grid:
         return value.name if value.of is None else f"{seat_label(value.of, names)}'s {value.name}"
+    if kind is Track:
+        return value.name if value.of is None else f"{seat_label(value.of, names)}'s {value.name}"
+    if kind is GraphRef:
+        return value.name
     if kind is Effect:
         return value.key
     if kind is dict:
