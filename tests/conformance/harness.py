@@ -3,8 +3,8 @@
 Nothing here names a game: set-ups come from ``rules.players`` and
 ``rules.options``, bounds from ``rules.counters``, what is hidden from
 ``rules.zones[...]["visible"]`` and ``rules.visibility``. The only reads
-of the state's inner layout are in ``_sheets`` and ``hidden_variant``, so
-a change of how values are stored touches those two places.
+of the state's inner layout are in ``_sheets`` and ``_layers``, so a
+change of how the state is stored touches those two places.
 
 Run as a script, it plays one seeded game and prints the hash of its final
 state (the cross-process determinism test runs it under other hash seeds):
@@ -147,8 +147,8 @@ def zone_mode(game, name: str, viewer: int, owner: int | None) -> str:
     """How ``viewer`` sees a zone (``all``, ``count`` or ``top``), from its declaration."""
     spec = game.rules.zones[name]
     mode = spec.get("visible", "all")
-    if mode == "owner":
-        mode = "all" if owner == viewer else "count"
+    if mode == "owner":                                         # a table zone has no owner to hide from
+        mode = "all" if owner in (None, viewer) else "count"
     if not sees(game, f"zones:{name}", viewer, viewer if owner is None else owner):
         mode = "count"
     return mode
@@ -173,27 +173,48 @@ def hidden_variant(game, viewer: int, rnd: random.Random) -> tuple[Game, bool]:
     viewer are exchanged between their owners (or nudged, if there is only
     one). Returns the copy and whether anything in it changed.
     """
-    rules = game.rules
-    other = Game.from_json(rules, game.to_json())
-    state = other.state
-    sheets = _sheets(other)
-    for name, spec in rules.zones.items():
+    other = Game.from_json(game.rules, game.to_json())
+    for layer in _layers(other):
+        _redeal_zones(game, layer, viewer, rnd)
+        _exchange_hidden(game, layer["players"], viewer)
+    return other, other.to_json() != game.to_json()
+
+
+def _layers(game) -> list[dict]:
+    """The live table and players, and the copy views show while players answer at once.
+
+    Each is ``{"players": [{"counters", "vars", "zones", "grids"}...], "zones": {...}}``;
+    with ``_sheets``, the only places that know how the state is laid out.
+    """
+    snapshot = game.state["flow"].get("snapshot")
+    return [game.state] + ([snapshot] if snapshot else [])
+
+
+def _redeal_zones(game, layer: dict, viewer: int, rnd: random.Random) -> None:
+    """Shuffle the cards ``viewer`` sees only the count (or top) of, pooling hidden hands."""
+    sheets = layer["players"]
+    for name, spec in game.rules.zones.items():
         keep_top = spec.get("visible") == "top" or bool(spec.get("top_fields"))
         if spec.get("per_player"):
             owners = [i for i in range(len(sheets)) if zone_mode(game, name, viewer, i) != "all"]
             piles = [sheets[i]["zones"][name] for i in owners]
         elif zone_mode(game, name, viewer, None) != "all":
-            piles = [state["zones"][name]]
+            piles = [layer["zones"][name]]
         else:
             continue
         if spec.get("count"):                                   # numbered groups of zones
             piles = [zone for group in piles for zone in group]
         _redeal(piles, keep_top, rnd)
+
+
+def _exchange_hidden(game, sheets: list[dict], viewer: int) -> None:
+    """Pass counters, variables and grids hidden from ``viewer`` round their owners."""
+    rules = game.rules
     for kind, part in (("counters", "counters"), ("player_vars", "vars"), ("grids", "grids")):
         for name in getattr(rules, kind):
             owners = [i for i in range(len(sheets)) if not sees(game, f"{kind}:{name}", viewer, i)]
-            _exchange([sheets[i][part] for i in owners], name, rules.counters.get(name) if kind == "counters" else None)
-    return other, other.to_json() != game.to_json()
+            bounds = rules.counters.get(name) if kind == "counters" else None
+            _exchange([sheets[i][part] for i in owners], name, bounds)
 
 
 def _redeal(piles: list[list], keep_top: bool, rnd: random.Random) -> None:
@@ -265,22 +286,27 @@ def check_no_leak(game, viewer: int, rnd: random.Random) -> bool:
 
 # ---------------------------------------------------------------- whole games
 
-def random_playout(rules, players: int, options: dict, seed: int, leak_checks: int = 4) -> dict:
+def random_playout(rules, players: int, options: dict, seed: int) -> dict:
     """Play one seeded random game, checking every invariant; returns what was seen.
 
     Round trips and leak checks happen at random steps drawn from their own
-    stream, so the game played is the same with or without them.
+    stream, so the game played is the same with or without them. Leak
+    checks come at the start and then ever further apart (about twice the
+    step each time), so a short game gets a few and a long one a dozen.
     """
     game = Game.new(rules, players=players, seed=seed, options=options)
     rnd = random.Random(f"checks/{seed}")
     stats = {"leak_checks": 0, "changed": 0}
+    next_leak_check = [0]
 
     def every_step(g, step):
+        number = step.number if step else 0
         check_counters(g)
         check_decisions(g)
         if rnd.random() < 0.04:
             check_round_trip(g)
-        if not g.over and rnd.random() < leak_checks / 300:
+        if not g.over and number >= next_leak_check[0]:
+            next_leak_check[0] = number + 1 + rnd.randrange(number + 1)
             stats["leak_checks"] += 1
             stats["changed"] += check_no_leak(g, rnd.randrange(players), rnd)
     check_round_trip(game)

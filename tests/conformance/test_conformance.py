@@ -44,7 +44,7 @@ def test_setups_cover_every_player_count_and_option_value(name):
 def test_random_playout(setup):
     name, players, options, seed = setup
     stats = random_playout(rules_of(name), players, options, seed)
-    assert stats["decisions"] > 0
+    assert stats["decisions"] > 0 and stats["leak_checks"] > 0
 
 
 @pytest.mark.parametrize("name", RULESET_IDS, ids=short_name)
