@@ -6,8 +6,9 @@ Nothing here names a game: set-ups come from ``rules.players`` and
 of the state's inner layout are in ``_sheets`` and ``_layers``, so a
 change of how the state is stored touches those two places.
 
-Run as a script, it plays one seeded game and prints the hash of its final
-state (the cross-process determinism test runs it under other hash seeds):
+Run as a script, it plays two seeded games (random, and a look-ahead bot's)
+and prints the hashes of their final states (the cross-process determinism
+test runs it under another hash seed):
 
     python tests/conformance/harness.py GAME PLAYERS SEED '{"option": "value"}'
 """

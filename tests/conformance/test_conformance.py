@@ -12,11 +12,10 @@ import sys
 
 import pytest
 
+from interpreter.agents.driver import random_mover
 from interpreter.engine.game import Game
 
-from interpreter.agents.driver import random_mover
-
-from .harness import (RULESET_IDS, final_hashes, check_no_leak, hidden_variant,
+from .harness import (RULESET_IDS, check_no_leak, final_hashes, hidden_variant,
                       option_values, random_playout, rules_of, setups, short_name)
 
 HARNESS = os.path.join(os.path.dirname(__file__), "harness.py")
