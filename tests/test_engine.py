@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from interpreter.agents.driver import drive
 from interpreter.content.ruleset import load_ruleset
 from interpreter.engine.game import Game
 from interpreter.model.values import RuleError, decode
@@ -20,9 +21,7 @@ def toy():
 
 
 def answer_all(game, index=0):
-    while not game.over:
-        d = game.pending()[0]
-        game.apply(d.player, index)
+    drive(game, lambda g, pending: g.apply(pending[0].player, index))
 
 
 def test_toy_plays_and_scores(toy):
@@ -37,9 +36,8 @@ def test_toy_plays_and_scores(toy):
 
 def test_a_zone_passed_to_a_procedure_is_not_copied_by_save_and_load(toy):
     live = Game.new(toy, players=2, seed=1)
-    while not any(d.prompt == "choose c" and "discard" in d.options[0] for d in live.pending()):
-        d = live.pending()[0]
-        live.apply(d.player, 0)
+    drive(live, lambda g, pending: g.apply(pending[0].player, 0),
+          until=lambda g: any(d.prompt == "choose c" and "discard" in d.options[0] for d in g.pending()))
     saved = Game.from_json(toy, live.to_json())
     answer_all(live)
     answer_all(saved)

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from interpreter.agents.driver import drive, replay_mover
 from interpreter.content.ruleset import load_ruleset
 from interpreter.content.yaml_source import load_yaml
 from interpreter.engine.game import Game, IllegalAction
@@ -94,16 +95,12 @@ def play(game, answers=None):
     With ``answers``, replay those; otherwise answer the n-th decision with
     option ``n % len(options)``, so the game is not all first options.
     """
-    made = []
-    while not game.over:
-        if answers is not None:
-            player, index = answers[len(made)]
-        else:
-            d = game.pending()[0]
-            player, index = d.player, len(made) % len(d.options)
-        game.apply(player, index)
-        made.append((player, index))
-    return made
+    first = len(game.state["history"])
+
+    def cycle(g, pending):
+        g.apply(pending[0].player, (len(g.state["history"]) - first) % len(pending[0].options))
+    drive(game, cycle if answers is None else replay_mover(answers))
+    return [tuple(action) for action in game.state["history"][first:]]
 
 
 @contextmanager

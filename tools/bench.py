@@ -10,7 +10,6 @@ never asserted in tests.
 from __future__ import annotations
 
 import json
-import random
 import statistics
 import time
 
@@ -18,6 +17,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from interpreter.agents.driver import drive, random_mover
 from interpreter.content.ruleset import available, load_ruleset
 from interpreter.engine.game import Game
 
@@ -34,14 +34,8 @@ def time_load(game_id: str, repeats: int) -> float:
 
 def playout(rules, players: int, seed: int) -> int:
     """One random game; returns the number of decisions taken."""
-    rnd = random.Random(seed)
     game = Game.new(rules, players=players, seed=seed)
-    decisions = 0
-    while not game.over:
-        d = game.pending()[0]
-        game.apply(d.player, rnd.randrange(len(d.options)))
-        decisions += 1
-    return decisions
+    return drive(game, random_mover(seed))
 
 
 def bench_counts(rules, counts, games: int) -> list[dict]:

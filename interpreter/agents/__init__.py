@@ -75,11 +75,10 @@ def step(game, bots: dict) -> bool:
     return False
 
 
-def play_out(game, bots: dict, max_steps: int = 1_000_000) -> None:
-    """Play until the game is over, every seat a bot (``{seat: Bot}``)."""
-    for _ in range(max_steps):
-        if game.over:
-            return
-        if not step(game, bots):
-            raise RuntimeError("a waiting player has no bot")
-    raise RuntimeError(f"the game did not end within {max_steps} decisions")
+def play_out(game, bots: dict, max_steps: int = 1_000_000, *, on_step=None, until=None) -> int:
+    """Play until the game is over, every seat a bot (``{seat: Bot}``); returns the decisions taken.
+
+    ``on_step`` and ``until`` are those of ``driver.drive``.
+    """
+    from .driver import bot_mover, drive
+    return drive(game, bot_mover(bots), on_step=on_step, until=until, max_steps=max_steps)

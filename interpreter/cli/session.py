@@ -34,13 +34,16 @@ class Setup:
 
 def play(game, bots: dict, human=None) -> None:
     """Play to the end: bots answer for their seats, ``human`` for the rest."""
-    from ..agents import step
-    while not game.over:
-        if step(game, bots):
-            continue
+    from ..agents.driver import GameDidNotEnd, bot_mover, drive
+
+    def person(game, pending):
         if human is None:
             raise CliError("a waiting player has neither a bot nor a person")
-        human.decide(game.pending()[0].player)
+        human.decide(pending[0].player)
+    try:
+        drive(game, bot_mover(bots, person))
+    except GameDidNotEnd as exc:
+        raise CliError(str(exc)) from None
 
 
 def outcome_line(game) -> str:

@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from ..agents import make_bot, step as bot_step
+from ..agents import make_bot
+from ..agents.driver import GameDidNotEnd, bot_mover, drive
 from ..content.ruleset import load_ruleset, ruleset_path
 from ..content.schema_check import check_schema, load_schema
 from ..content.yaml_source import load_yaml
@@ -270,18 +271,16 @@ class _Scenario:
             self.error(self.at(path + ("bot",)), str(exc))
         tree = None if until is None else self.parse(until, path + ("until",))
         seat = None if player is None else self.seat(spec, path + ("player",))
-        for _ in range(MAX_BOT_DECISIONS):
-            if self.game.over:
-                return
-            if tree is not None and self.value(tree, where, None):
-                return
-            if seat is not None and self.game.decision_for(seat):
-                return
-            try:
-                bot_step(self.game, bots)
-            except (RuleError, DslError) as exc:
-                self.error(where, _first_line(exc))
-        self.fail(where, f"the bots made {MAX_BOT_DECISIONS} decisions without reaching the goal", stop=True)
+
+        def reached(game):
+            return ((tree is not None and self.value(tree, where, None))
+                    or (seat is not None and game.decision_for(seat) is not None))
+        try:
+            drive(self.game, bot_mover(bots), until=reached, max_steps=MAX_BOT_DECISIONS)
+        except GameDidNotEnd:
+            self.fail(where, f"the bots made {MAX_BOT_DECISIONS} decisions without reaching the goal", stop=True)
+        except (RuleError, DslError) as exc:
+            self.error(where, _first_line(exc))
 
     def execute(self, texts: list, path: tuple) -> None:
         """Run statements now (state overrides); the items form one program, sharing locals."""

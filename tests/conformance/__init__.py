@@ -1,0 +1,1 @@
+"""The conformance harness: what every ruleset must pass (see harness.py)."""
