@@ -24,33 +24,15 @@ from ..dsl.explain import explain
 from ..dsl.parser import DslError, parse_expression, parse_program
 from ..engine.evaluate import PLAYER_BUILTINS
 from . import tables
+from .bundled import MANIFEST, RULESETS, available, ruleset_path  # noqa: F401 (re-exported)
 from .schema_check import check_schema, load_schema
 from .yaml_source import load_yaml
 
-RULESETS = Path(__file__).resolve().parents[2] / "rulesets"
-MANIFEST = "game.yaml"
 
 # Names every text may use without declaring them.
 BUILTIN_NAMES = ("players", "player_count", "options", "game_over", "winners")
 GRID_ATTRIBUTES = ("row", "col", "name", "item", "empty", "tags", "owner", "grid", "room",
                    "side", "walled", "across", "boundary", "rows", "cols")
-
-
-def ruleset_path(name_or_path: str) -> Path:
-    """A game id (``mygame``) or a folder or manifest path -> the ruleset folder."""
-    path = Path(name_or_path)
-    if path.name == MANIFEST:
-        return path.parent
-    if path.is_dir():
-        return path
-    if (RULESETS / name_or_path / MANIFEST).is_file():
-        return RULESETS / name_or_path
-    raise FileNotFoundError(f"no ruleset '{name_or_path}' (looked for a folder or rulesets/{name_or_path})")
-
-
-def available() -> list[str]:
-    """The ids of the bundled rulesets."""
-    return sorted(p.parent.name for p in RULESETS.glob(f"*/{MANIFEST}"))
 
 
 @dataclass
