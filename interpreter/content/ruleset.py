@@ -421,11 +421,18 @@ def _compile_all(rules, components, flow, data_sources, overlays, problems) -> N
 
 def _compile_views(rules, components, compiler) -> None:
     """``visible_to`` conditions on counters, variables and grids (names: viewer, owner)."""
+    shared = {}       # one tree per text: a rule repeated (a YAML alias) is checked once
     for kind in ("counters", "player_vars", "grids", "zones"):
         for name, spec in components.data.get(kind, {}).items():
             if isinstance(spec, dict) and "visible_to" in spec:
-                tree = compiler.parse(spec["visible_to"], components, (kind, name, "visible_to"),
-                                      expression=True, params=("viewer", "owner"))
+                text = spec["visible_to"]
+                if isinstance(text, str) and text in shared:
+                    tree = shared[text]
+                else:
+                    tree = compiler.parse(text, components, (kind, name, "visible_to"),
+                                          expression=True, params=("viewer", "owner"))
+                    if isinstance(text, str):
+                        shared[text] = tree
                 rules.visibility[f"{kind}:{name}"] = tree
 
 

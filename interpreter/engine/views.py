@@ -42,27 +42,33 @@ def view(game, viewer: int) -> dict:
     }
 
 
-def _visible(game, key: str, viewer: int, owner: int) -> bool:
+def _visible(game, key: str, viewer: int, owner: int, memo: dict | None = None) -> bool:
     tree = game.rules.visibility.get(key)
     if tree is None:
         return True
+    if memo is not None and id(tree) in memo:        # one rule shared by many keys
+        return memo[id(tree)]
     env = {"viewer": {"player": viewer}, "owner": {"player": owner}, "self": {"player": viewer}}
-    return bool(evaluate(tree, Ctx(game, env)))
+    seen = bool(evaluate(tree, Ctx(game, env)))
+    if memo is not None:
+        memo[id(tree)] = seen
+    return seen
 
 
 def _player_view(game, viewer: int, i: int, data: dict) -> dict:
     rules = game.rules
     out = {"seat": i, "counters": {}, "vars": {}, "zones": {}, "grids": {}}
+    memo = {}                                         # same viewer, owner and state
     for name, value in data["counters"].items():
-        if _visible(game, f"counters:{name}", viewer, i):
+        if _visible(game, f"counters:{name}", viewer, i, memo):
             out["counters"][name] = value
     for name, value in data["vars"].items():
-        if _visible(game, f"player_vars:{name}", viewer, i):
+        if _visible(game, f"player_vars:{name}", viewer, i, memo):
             out["vars"][name] = plain_copy(value)
     for name, value in data["zones"].items():
         out["zones"][name] = _zone_view(game, rules.zones[name], value, viewer, i, name)
     for name, value in data["grids"].items():
-        if _visible(game, f"grids:{name}", viewer, i):
+        if _visible(game, f"grids:{name}", viewer, i, memo):
             out["grids"][name] = plain_copy(value)
     return out
 
