@@ -53,7 +53,7 @@ def test_bundled_ruleset_is_valid():
 
 @pytest.mark.parametrize("file,old,new,needle", [
     ("game.yaml", "score: wealth", "score: wealth\nscroe: wealth", "scroe"),
-    ("components.yaml", "  bonus_used: {default: 0}", "  bonus_used: {defualt: 0}", "defualt"),
+    ("components.yaml", "  bonus_used: {default: 0,", "  bonus_used: {defualt: 0,", "defualt"),
     ("flow.yaml", "  card:  ", "  card:\n    parms: [i]\n  cardx:  ", "parms"),
     ("data/agents.yaml", "    secret_bonus: 2", "    secret_bonus: 2\n    secret_bonsu: 2", "secret_bonsu"),
 ])
@@ -157,6 +157,6 @@ def test_all_problems_are_reported_together(copy):
 
 
 def test_a_name_declared_twice(copy):
-    edit(copy / "components.yaml", "  kit: {default: []}", "  kit: {default: []}\n  gadgets: {default: []}")
+    edit(copy / "components.yaml", "  full: {default: false}", "  full: {default: false}\n  gadgets: {default: []}")
     diag = only(copy, "duplicate-name")
     assert "'gadgets'" in diag.message

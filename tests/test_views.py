@@ -8,8 +8,11 @@ from __future__ import annotations
 import copy
 import json
 
-from interpreter.agents import RandomBot
+import pytest
+
+from interpreter.agents import RandomBot, play_out
 from interpreter.agents.driver import drive, random_mover
+from interpreter.cli.human import view_lines
 from interpreter.engine.game import Game
 
 
@@ -86,7 +89,6 @@ def test_bots_only_get_views(lairs, monkeypatch):
             seen.append(json.dumps(view))
             return super().choose(view, preview)
 
-    from interpreter.agents import play_out
     game = Game.new(lairs, players=3, seed=8)
     play_out(game, {0: Spy(1), 1: RandomBot(2), 2: RandomBot(3)})
     others = {p["vars"]["agent"] for p in game.state["players"][1:]}
@@ -107,3 +109,87 @@ def test_look_ahead_cannot_see_face_down_order(lairs):
     for real, shuffled in zip(game.state["zones"]["pile"], trial.state["zones"]["pile"]):
         assert real[0] == shuffled[0]                    # the top card's back is seen
         assert sorted(real) == sorted(shuffled) and real != shuffled
+
+
+# Lairs: the whole sheet follows LR-PLAN-07 (rulesets/lairs/components.yaml).
+SHEET_COUNTERS = {"coin", "mov", "stl", "cmb", "wealth"}
+SHEET_VARS = {"bonus_used", "kit", "closing", "mission_points", "here", "visited", "met",
+              "traps_triggered", "traps_hit", "guards_down", "stolen_value", "remaining_value",
+              "used", "wall_passes", "free_next"}
+PUBLIC_VARS = {"missions_done", "full", "target", "rank"}   # the agent: until revealed
+
+
+def planning(lairs, players):
+    game = Game.new(lairs, players=players, seed=2)
+    advance(game, 40)
+    assert game.state["vars"]["phase"] == "planning"
+    return game
+
+
+@pytest.mark.parametrize("players", [4, 6, 9])
+def test_a_non_neighbour_sees_only_the_public_part_of_a_sheet(lairs, players):
+    game = planning(lairs, players)
+    far = players // 2                                    # not a neighbour of seat 0
+    sheet = game.view(0)["players"][far]
+    assert sheet["counters"] == {}
+    assert set(sheet["vars"]) == PUBLIC_VARS
+    assert sheet["grids"] == {}
+    for neighbour in (far - 1, far + 1):                  # LR-PLAN-07
+        sheet = game.view(neighbour)["players"][far]
+        assert set(sheet["counters"]) == SHEET_COUNTERS
+        assert set(sheet["vars"]) == SHEET_VARS | PUBLIC_VARS
+        assert "lair" in sheet["grids"]
+    assert set(game.view(far)["players"][far]["vars"]) == SHEET_VARS | PUBLIC_VARS | {"agent"}
+
+
+def test_a_changed_sheet_shows_to_neighbours_only(lairs):
+    game = planning(lairs, 6)
+    snapshot = game.state["flow"].get("snapshot")
+    assert snapshot is not None                           # others are shown as the round began
+
+    def rewrite(state):
+        copies = [state["players"][3]] + [state["flow"]["snapshot"]["players"][3]]
+        for data in copies:
+            data["counters"]["coin"] += 7
+            data["counters"]["stl"] += 2
+            data["vars"]["kit"] = ["laser_drill"]
+            data["vars"]["bonus_used"] += 1
+            data["vars"]["mission_points"] += 30
+    before, after = views(game), views(variant(game, rewrite))
+    assert [a == b for a, b in zip(after, before)] == [True, True, False, False, False, True]
+
+
+def test_public_sheet_entries_show_to_everyone(lairs):
+    game = planning(lairs, 6)
+
+    def complete(state):
+        for data in (state["players"][3], state["flow"]["snapshot"]["players"][3]):
+            data["vars"]["missions_done"] = [state["zones"]["mission_row"][0]]
+    assert all(a != b for a, b in zip(views(variant(game, complete)), views(game)))
+
+
+def test_every_sheet_is_seen_when_the_game_is_over(lairs):
+    game = Game.new(lairs, players=6, seed=4)
+    play_out(game, {i: RandomBot(i) for i in range(6)})
+    sheet = game.view(0)["players"][3]
+    assert set(sheet["counters"]) == SHEET_COUNTERS and "lair" in sheet["grids"]
+
+
+def test_the_human_seat_draws_a_hidden_sheet(lairs):
+    game = planning(lairs, 6)
+    seat = game.pending()[0].player
+    far = (seat + 3) % 6
+    lines = view_lines(game, seat, [])
+    line = next(text for text in lines if text.startswith(f"  P{far + 1}: "))
+    assert line.startswith(f"  P{far + 1}: counters hidden;")
+    assert "coin" not in line and "bonus_used" not in line
+    near = next(text for text in lines if text.startswith(f"  P{(seat + 1) % 6 + 1}: "))
+    assert "coin " in near
+
+
+def test_a_repeated_rule_is_one_tree(lairs):
+    # The sheet rule is written once (a YAML alias) and evaluated once per viewer and owner.
+    shared = lairs.visibility["counters:coin"]
+    assert all(lairs.visibility[f"counters:{c}"] is shared for c in SHEET_COUNTERS)
+    assert lairs.visibility["grids:lair"] is shared
+    assert lairs.visibility["player_vars:agent"] is not shared

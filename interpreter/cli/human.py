@@ -119,7 +119,8 @@ def _table_lines(view: dict, name_of) -> list[str]:
 
 
 def _other_line(player: dict, name_of) -> str:
-    parts = [render.pairs(player["counters"])]
+    # A ruleset may hide all of another player's counters from this seat.
+    parts = [render.pairs(player["counters"]) if player["counters"] else "counters hidden"]
     parts += [f"{name} {render.zone(value, name_of)}" for name, value in player["zones"].items()]
     if player["vars"]:
         parts.append(render.pairs(player["vars"], skip_empty=True))

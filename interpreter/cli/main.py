@@ -75,7 +75,7 @@ def cli():
 @cli.command("list")
 def list_games():
     """List the bundled games."""
-    from ..content.ruleset import available
+    from ..content.bundled import available
     table = _table("id", "name", "players", "summary")
     for game_id in available():
         manifest = _manifest(game_id)
@@ -89,7 +89,7 @@ def list_games():
 def _manifest(game_id: str) -> dict:
     """A bundled game's manifest, read without loading the whole ruleset."""
     import yaml
-    from ..content.ruleset import MANIFEST, ruleset_path
+    from ..content.bundled import MANIFEST, ruleset_path
     try:
         data = yaml.safe_load((ruleset_path(game_id) / MANIFEST).read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError):

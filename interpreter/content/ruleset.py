@@ -24,29 +24,11 @@ from ..dsl.explain import explain
 from ..dsl.parser import DslError, parse_expression, parse_program
 from ..mechanics.seats import BUILTINS, PLAYER_ATTRIBUTES
 from . import tables
+from .bundled import MANIFEST, RULESETS, available, ruleset_path  # noqa: F401 (re-exported)
 from .schema_check import check_schema, load_schema
 from .yaml_source import load_yaml
 
-RULESETS = Path(__file__).resolve().parents[2] / "rulesets"
-MANIFEST = "game.yaml"
 
-
-
-def ruleset_path(name_or_path: str) -> Path:
-    """A game id (``mygame``) or a folder or manifest path -> the ruleset folder."""
-    path = Path(name_or_path)
-    if path.name == MANIFEST:
-        return path.parent
-    if path.is_dir():
-        return path
-    if (RULESETS / name_or_path / MANIFEST).is_file():
-        return RULESETS / name_or_path
-    raise FileNotFoundError(f"no ruleset '{name_or_path}' (looked for a folder or rulesets/{name_or_path})")
-
-
-def available() -> list[str]:
-    """The ids of the bundled rulesets."""
-    return sorted(p.parent.name for p in RULESETS.glob(f"*/{MANIFEST}"))
 
 
 @dataclass
@@ -480,11 +462,18 @@ def _check_program_names(rules, components, flows, problems) -> None:
 
 def _compile_views(rules, components, compiler) -> None:
     """``visible_to`` conditions on counters, variables and grids (names: viewer, owner)."""
+    shared = {}       # one tree per text: a rule repeated (a YAML alias) is checked once
     for kind in mechanics.COMPONENTS:
         for name, spec in components.data.get(kind, {}).items():
             if isinstance(spec, dict) and "visible_to" in spec:
-                tree = compiler.parse(spec["visible_to"], components, (kind, name, "visible_to"),
-                                      expression=True, params=("viewer", "owner"))
+                text = spec["visible_to"]
+                if isinstance(text, str) and text in shared:
+                    tree = shared[text]
+                else:
+                    tree = compiler.parse(text, components, (kind, name, "visible_to"),
+                                          expression=True, params=("viewer", "owner"))
+                    if isinstance(text, str):
+                        shared[text] = tree
                 rules.visibility[f"{kind}:{name}"] = tree
 
 

@@ -10,16 +10,16 @@ from __future__ import annotations
 import functools
 import json
 import re
-from pathlib import Path
 from typing import Any
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match, relevance
 
+from interpreter.content.bundled import SCHEMAS
 from interpreter.content.yaml_source import Locator
 from interpreter.diagnostics import Diagnostic, did_you_mean
 
-SCHEMA_DIR = Path(__file__).resolve().parents[2] / "schemas"
+SCHEMA_DIR = SCHEMAS
 
 _JSON_TYPES = [  # bool before int: True is an int in Python
     (bool, "boolean"), (int, "integer"), (float, "number"), (str, "string"),

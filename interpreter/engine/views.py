@@ -47,6 +47,7 @@ def view(game, viewer: int) -> dict:
 def _components(game, data: dict, viewer: int, owner: int | None, per_player: bool) -> dict:
     """What ``viewer`` sees of one seat's (or the table's) components, by kind."""
     out: dict = {}
+    memo: dict = {}                                   # one rule shared by many entries: read once
     for section, kind in COMPONENTS.items():
         if not kind.state_key or kind.where not in ("declared", "player" if per_player else "table"):
             continue
@@ -54,7 +55,7 @@ def _components(game, data: dict, viewer: int, owner: int | None, per_player: bo
         declared = game.rules.declared[section]
 
         def can_see(name, whose, section=section):
-            return _visible(game, f"{section}:{name}", viewer, whose)
+            return _visible(game, f"{section}:{name}", viewer, whose, memo)
 
         for name, spec in declared.items():
             if kind.per_player(spec) is not per_player:
@@ -65,10 +66,16 @@ def _components(game, data: dict, viewer: int, owner: int | None, per_player: bo
     return out
 
 
-def _visible(game, key: str, viewer: int, owner: int | None) -> bool:
+def _visible(game, key: str, viewer: int, owner: int | None, memo: dict | None = None) -> bool:
     tree = game.rules.visibility.get(key)
     if tree is None:
         return True
+    memo_key = (id(tree), owner)
+    if memo is not None and memo_key in memo:
+        return memo[memo_key]
     env = {"viewer": Player(viewer), "owner": None if owner is None else Player(owner),
            "self": Player(viewer)}
-    return bool(evaluate(tree, Ctx(game, env)))
+    seen = bool(evaluate(tree, Ctx(game, env)))
+    if memo is not None:
+        memo[memo_key] = seen
+    return seen

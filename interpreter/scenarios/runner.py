@@ -25,7 +25,8 @@ from pathlib import Path
 
 from ..agents import make_bot
 from ..agents.driver import GameDidNotEnd, bot_mover, drive
-from ..content.ruleset import load_ruleset, ruleset_path
+from ..content.bundled import is_path, ruleset_path
+from ..content.ruleset import load_ruleset
 from ..content.schema_check import check_schema, load_schema
 from ..content.yaml_source import load_yaml
 from ..diagnostics import ContentError
@@ -188,10 +189,12 @@ class _Scenario:
             self.error(self.at(("game",)), f"setting up the game: {_first_line(exc)}")
 
     def ruleset_folder(self, game: str) -> Path:
-        """A game id, or a ruleset path (relative to the scenario file, or as given)."""
+        """A bundled id, or a path (relative to the scenario file, or as given)."""
+        if not is_path(game):
+            return ruleset_path(game)
         beside = Path(self.result.path).parent / game
         is_ruleset = beside.name == "game.yaml" and beside.is_file() or (beside / "game.yaml").is_file()
-        return ruleset_path(str(beside) if is_ruleset else game)
+        return ruleset_path(str(beside.absolute()) if is_ruleset else game)
 
     def setup(self) -> None:
         items = self.data.get("setup") or []
