@@ -13,8 +13,10 @@ import hashlib
 import json
 
 from ..mechanics import grids
+from .game import Game
 from .rng import below, seed_state, shuffle
 from .values import plain_copy
+from .views import view as view_of
 
 
 def determinise(game, viewer: int, seed: int = 0, view: dict | None = None):
@@ -42,8 +44,6 @@ def determinise(game, viewer: int, seed: int = 0, view: dict | None = None):
     effects under way. A one-step look-ahead runs only the viewer's own
     thread (and what follows once every answer is in).
     """
-    from .game import Game
-    from .views import view as view_of
     state = game.state
     view = view_of(game, viewer) if view is None else view
     text = json.dumps(view, sort_keys=True, separators=(",", ":"), default=str)
