@@ -53,7 +53,8 @@ def determinise(game, viewer: int, seed: int = 0, view: dict | None = None):
     zones, rng = _deal(game, view, shown, rng)
     players = [_player(game, view, shown, viewer, i, zones["players"][i])
                for i in range(len(state["players"]))]
-    flow = plain_copy(state["flow"])
+    flow = {key: plain_copy(part) for key, part in state["flow"].items() if key != "snapshot"}
+    flow["snapshot"] = None
     new = {
         "format": state["format"], "game": state["game"], "expansions": list(state["expansions"]),
         "fingerprint": state["fingerprint"], "seed": seed,
@@ -63,7 +64,7 @@ def determinise(game, viewer: int, seed: int = 0, view: dict | None = None):
         "log": [{"text": line, "to": [viewer]} for line in view["log"]],
         "history": [], "result": plain_copy(view["result"]),
     }
-    if flow.get("snapshot") is not None:     # the others as the view shows them, both ways
+    if state["flow"].get("snapshot") is not None:     # the others as the view shows them, both ways
         flow["snapshot"] = {"players": plain_copy(players), "vars": plain_copy(new["vars"]),
                             "zones": plain_copy(new["zones"])}
     return Game(game.rules, new)
