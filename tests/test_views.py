@@ -102,13 +102,14 @@ def test_bots_only_get_views(lairs, monkeypatch):
 
 
 def test_look_ahead_cannot_see_face_down_order(lairs):
-    """The greedy bot's preview runs on a copy whose face-down decks are reshuffled."""
+    """The greedy bot's preview runs on a copy whose face-down cards are dealt afresh."""
+    from interpreter.engine.determinise import determinise
     game = Game.new(lairs, players=3, seed=7)
-    trial = game.clone()
-    trial._shuffle_unseen()
-    for real, shuffled in zip(game.state["zones"]["pile"], trial.state["zones"]["pile"]):
-        assert real[0] == shuffled[0]                    # the top card's back is seen
-        assert sorted(real) == sorted(shuffled) and real != shuffled
+    trial = determinise(game, 0, seed=1)
+    backs = lairs.entities
+    for real, dealt in zip(game.state["zones"]["pile"], trial.state["zones"]["pile"]):
+        assert backs[real[0]]["back"] == backs[dealt[0]]["back"]      # the top's back is seen
+        assert len(real) == len(dealt) and real != dealt
 
 
 # Lairs: the whole sheet follows LR-PLAN-07 (rulesets/lairs/components.yaml).

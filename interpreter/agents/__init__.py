@@ -2,8 +2,9 @@
 
 Every bot answers through the same door as a human: it is given its own
 player's view (and, for look-ahead, a preview function that scores one of
-its own options on a copy of the game whose random stream is reseeded, so
-it cannot peek at hidden cards) and returns an option index.
+its own options on a game rebuilt from that view alone, see
+engine.determinise, so it cannot peek at anything hidden) and returns an
+option index.
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ class Bot:
     name = "bot"
 
     def __init__(self, seed: int = 0):
+        self.seed = seed
         self.rng = random.Random(seed)
 
     def choose(self, view: dict, preview) -> int:
@@ -64,12 +66,14 @@ def make_bot(name: str, seed: int) -> Bot:
 
 def step(game, bots: dict) -> bool:
     """Let the first waiting player that is a bot decide; False if none is a bot."""
+    from ..engine.determinise import previewer
     from ..engine.views import view
     for decision in game.pending():
         bot = bots.get(decision.player)
         if bot is not None:
             seat = decision.player
-            index = bot.choose(view(game, seat), lambda i, seat=seat: game.preview_score(seat, i))
+            seen = view(game, seat)
+            index = bot.choose(seen, previewer(game, seat, getattr(bot, "seed", 0), seen))
             game.apply(seat, index)
             return True
     return False

@@ -212,33 +212,14 @@ class Game:
         from .views import view
         return view(self, player)
 
-    def preview_score(self, player: int, index: int) -> float:
-        """Score ``player``'s option ``index`` on a copy whose random stream is reseeded.
+    def preview_score(self, player: int, index: int, seed: int = 0) -> float:
+        """Score ``player``'s option ``index`` on a copy built from that player's view alone.
 
-        Used by look-ahead bots: the copy's future draws are not the real
-        ones, so a preview reveals nothing the player could not know.
+        Used by look-ahead bots: hidden cards, values and the random stream
+        are sampled afresh (engine.determinise), so a preview reveals nothing.
         """
-        trial = self.clone()
-        trial.state["rng"] = seed_state(hash((self.state["rng"], player, index)) & 0xFFFFFFFF)
-        trial.state["log"] = []
-        trial._shuffle_unseen()
-        trial.apply(player, index)
-        if "heuristic" in self.rules.functions:
-            return trial.evaluate(self.rules.functions["heuristic"][1], player)
-        return trial.score_of(player)
-
-    def _shuffle_unseen(self) -> None:
-        """Shuffle what no player can see the order of (face-down decks), for look-ahead."""
-        from ..model.rng import shuffle
-        for name, spec in self.rules.zones.items():
-            mode = spec.get("visible", "all")
-            if spec.get("per_player") or mode not in ("count", "top"):
-                continue
-            zone = self.state["zones"][name]
-            for cards in (zone if zone and type(zone[0]) is list else [zone]):
-                hidden = cards[1:] if mode == "top" or spec.get("top_fields") else cards
-                self.state["rng"] = shuffle(self.state["rng"], hidden)
-                cards[len(cards) - len(hidden):] = hidden
+        from .determinise import previewer
+        return previewer(self, player, seed)(index)
 
     # ------------------------------------------------------------- used by the machine
     def call(self, root, env: dict) -> None:
