@@ -13,8 +13,10 @@ succeeds when there are none.
 from __future__ import annotations
 
 import hashlib
+import os
+import stat
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from .. import mechanics
 from ..diagnostics import ContentError, Diagnostic, did_you_mean
@@ -66,6 +68,7 @@ class Problems:
 
     def __init__(self):
         self.items: list[Diagnostic] = []
+        self.sources: dict[str, str] = {}      # file -> the text read, for source lines
 
     def add(self, code, message, source: Source | None, path=(), *, key=False, hint=None,
             end_col=None):
@@ -80,7 +83,7 @@ class Problems:
 
     def raise_if_any(self):
         if self.items:
-            raise ContentError(sorted(self.items, key=_order))
+            raise ContentError(sorted(self.items, key=_order), sources=self.sources)
 
 
 def _order(d: Diagnostic):
@@ -147,7 +150,7 @@ def load_ruleset(name_or_path: str, expansions=()) -> Ruleset:
     folder = ruleset_path(name_or_path)
     problems = Problems()
     rules = Ruleset(folder)
-    manifest = _read(folder / MANIFEST, "game", problems)
+    manifest = _read(folder, MANIFEST, "game", problems)
     problems.raise_if_any()
     m = manifest.data
     rules.id, rules.title = m["id"], m.get("name", m["id"])
@@ -156,15 +159,16 @@ def load_ruleset(name_or_path: str, expansions=()) -> Ruleset:
     rules.score = m["score"]
     rules.manifest = m
 
-    components = _read(folder / m["components"], "components", problems)
-    flow = _read(folder / m["flow"], "flow", problems)
+    components = _read(folder, m["components"], "components", problems, (manifest, ("components",)))
+    flow = _read(folder, m["flow"], "flow", problems, (manifest, ("flow",)))
     problems.raise_if_any()
-    overlays = _expansion_sources(rules, folder, m, expansions, problems)
+    overlays = _expansion_sources(rules, folder, manifest, expansions, problems)
     problems.raise_if_any()
 
     _declare(rules, components, overlays, problems)
     problems.raise_if_any()
-    data_sources = [_read(folder / f, None, problems) for f in m.get("data", [])]
+    data_sources = [_read(folder, f, None, problems, (manifest, ("data", i)))
+                    for i, f in enumerate(m.get("data", []))]
     for overlay in overlays:
         data_sources += overlay["data"]
     problems.raise_if_any()
@@ -180,19 +184,60 @@ def load_ruleset(name_or_path: str, expansions=()) -> Ruleset:
     return rules
 
 
-def _read(path: Path, schema: str | None, problems: Problems) -> Source | None:
+def _read(folder: Path, name: str, schema: str | None, problems: Problems,
+          named_at=(None, ())) -> Source | None:
+    """Load the YAML file ``name`` of ``folder``; ``named_at`` is the (source, path) naming it."""
+    path = _inside(folder, name, "file", problems, *named_at)
+    if path is None:
+        return None
     try:
         data, locator = load_yaml(path)
     except ContentError as exc:
         problems.extend(exc.diagnostics)
+        problems.sources.update(exc.sources)
         return None
     except OSError as exc:
-        problems.add("io-error", f"cannot read {path}: {exc.strerror or exc}", None)
+        problems.add("io-error", f"cannot read '{name}': {exc.strerror or exc}", *named_at)
         return None
     source = Source(_shown(path), data, locator)
+    problems.sources[source.path] = locator.text
     if schema is not None:
         problems.extend(check_schema(data, load_schema(schema), locator))
     return source
+
+
+def _inside(folder: Path, name, kind: str, problems: Problems, source=None, at=()) -> Path | None:
+    """``folder / name`` when it is a regular file (``kind`` "file") or a folder
+    (``kind`` "folder") inside ``folder``, reached through no symbolic link;
+    else None, with the problem reported where ``name`` was written."""
+    if not isinstance(name, str):                   # the schema has said so
+        return None
+    parts = PurePosixPath(name).parts
+    if PurePosixPath(name).is_absolute() or ".." in parts or "\\" in name:
+        problems.add("path-outside", f"'{name}' is not inside the ruleset's folder", source, at,
+                     hint="write a path relative to this file's folder, without '..'")
+        return None
+    path = folder
+    for depth, part in enumerate(parts, 1):
+        path = path / part
+        try:
+            mode = os.lstat(path).st_mode
+        except OSError as exc:
+            problems.add("io-error", f"cannot read '{name}': {exc.strerror or exc}", source, at)
+            return None
+        if stat.S_ISLNK(mode):
+            problems.add("path-symlink", f"'{name}' goes through a symbolic link ('{part}')",
+                         source, at, hint="a ruleset reads only its own files: copy the file in")
+            return None
+        if depth < len(parts) and not stat.S_ISDIR(mode):
+            break
+    else:
+        mode = os.lstat(path).st_mode
+        if (stat.S_ISDIR if kind == "folder" else stat.S_ISREG)(mode):
+            return path
+    problems.add("path-not-" + kind, f"'{name}' is not a {'regular file' if kind == 'file' else kind}",
+                 source, at)
+    return None
 
 
 def _shown(path: Path) -> str:
@@ -203,8 +248,8 @@ def _shown(path: Path) -> str:
         return str(path)
 
 
-def _expansion_sources(rules, folder, manifest, wanted, problems):
-    known = manifest.get("expansions", {})
+def _expansion_sources(rules, folder, manifest_source, wanted, problems):
+    known = manifest_source.data.get("expansions", {})
     overlays = []
     for name in wanted:
         if name not in known:
@@ -212,16 +257,15 @@ def _expansion_sources(rules, folder, manifest, wanted, problems):
             problems.add("unknown-expansion", f"'{rules.id}' has no expansion '{name}'", None,
                          hint=hint)
             continue
-        base = folder / known[name]
-        src = _read(base / "expansion.yaml", "expansion", problems)
+        base = _inside(folder, known[name], "folder", problems, manifest_source, ("expansions", name))
+        src = base and _read(base, "expansion.yaml", "expansion", problems)
         if src is None:
             continue
-        overlay = {"name": name, "source": src,
-                   "data": [_read(base / f, None, problems) for f in src.data.get("data", [])],
-                   "components": _read(base / src.data["components"], "components", problems)
-                   if "components" in src.data else None,
-                   "flow": _read(base / src.data["flow"], "flow", problems)
-                   if "flow" in src.data else None}
+        parts = {part: _read(base, src.data[part], part, problems, (src, (part,)))
+                 if part in src.data else None for part in ("components", "flow")}
+        data = [_read(base, f, None, problems, (src, ("data", i)))
+                for i, f in enumerate(src.data.get("data", []))]
+        overlay = {"name": name, "source": src, "data": data, **parts}
         overlays.append(overlay)
         rules.expansions.append(name)
     return overlays
