@@ -25,6 +25,7 @@ from ..dsl.check import Vocabulary, check
 from ..dsl.explain import explain
 from ..dsl.parser import DslError, parse_expression, parse_program
 from ..engine.evaluate import PLAYER_BUILTINS
+from ..engine.options import default_problems
 from . import tables
 from .schema_check import check_schema, load_schema
 from .yaml_source import load_yaml
@@ -158,6 +159,7 @@ def load_ruleset(name_or_path: str, expansions=()) -> Ruleset:
     rules.options = m.get("options", {})
     rules.score = m["score"]
     rules.manifest = m
+    _check_players(manifest, problems)
 
     components = _read(folder, m["components"], "components", problems, (manifest, ("components",)))
     flow = _read(folder, m["flow"], "flow", problems, (manifest, ("flow",)))
@@ -174,6 +176,7 @@ def load_ruleset(name_or_path: str, expansions=()) -> Ruleset:
     problems.raise_if_any()
     tables.load_records(rules, components, data_sources, problems)
     _check_declared_names(rules, manifest, components, problems)
+    _check_option_defaults(rules, manifest, problems)
     problems.raise_if_any()
 
     _compile_all(rules, components, flow, data_sources, overlays, problems)
@@ -200,7 +203,7 @@ def _read(folder: Path, name: str, schema: str | None, problems: Problems,
         problems.add("io-error", f"cannot read '{name}': {exc.strerror or exc}", *named_at)
         return None
     source = Source(_shown(path), data, locator)
-    problems.sources[source.path] = locator.text
+    problems.sources[source.path] = problems.sources[locator.file] = locator.text
     if schema is not None:
         problems.extend(check_schema(data, load_schema(schema), locator))
     return source
@@ -338,6 +341,29 @@ _BUILTINS = {
     "game_over": lambda ctx: ctx.game.state["result"] is not None,
     "winners": lambda ctx: [{"player": i} for i in (ctx.game.state["result"] or {}).get("winners", [])],
 }
+
+
+def _check_players(manifest: Source, problems: Problems) -> None:
+    """``min <= max``, and the default player count between them."""
+    players = manifest.data["players"]
+    low, high = players["min"], players["max"]
+    if low > high:
+        problems.add("players-range", f"at least {low} players but at most {high}", manifest,
+                     ("players", "min"))
+    elif not low <= players.get("default", low) <= high:
+        problems.add("players-range", f"the default player count {players['default']} is not "
+                     f"between {low} and {high}", manifest, ("players", "default"))
+
+
+def _check_option_defaults(rules, manifest: Source, problems: Problems) -> None:
+    """Each option's default must be one ``resolve_options`` accepts at every player count."""
+    for name, message in default_problems(rules).items():
+        spec = rules.options[name]
+        if "table" in spec and (spec["table"] not in rules.tables or not rules.records_complete):
+            continue                                 # reported already: no cascade
+        where = ("options", name, "default") if "default" in spec else ("options", name)
+        hint = None if "default" in spec else "add a default: a new game uses it when the option is not given"
+        problems.add("option-default", message, manifest, where, key=hint is not None, hint=hint)
 
 
 def _check_declared_names(rules, manifest: Source, components: Source, problems: Problems):

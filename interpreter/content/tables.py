@@ -108,6 +108,7 @@ def load_records(rules, components, sources, problems) -> None:
             for i, record in enumerate(records):
                 _add_record(rules, table, record, src, (table, i), problems)
     _check_references(rules, problems)
+    rules.records_complete = complete        # else checks over ids would cascade
     if complete:
         _check_counts(rules, components, problems)
 
