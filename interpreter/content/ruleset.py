@@ -12,6 +12,7 @@ succeeds when there are none.
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
 import stat
@@ -84,11 +85,37 @@ class Problems:
 
     def raise_if_any(self):
         if self.items:
-            raise ContentError(sorted(self.items, key=_order), sources=self.sources)
+            raise ContentError(_once_per_name(sorted(self.items, key=_order)),
+                               sources=self.sources)
 
 
 def _order(d: Diagnostic):
     return (d.file or "", d.line or 0, d.col or 0)
+
+
+# Codes whose message names the unknown word: one misspelled declaration
+# shows at every use, so each word is reported once, where it is first used.
+NAME_CODES = {"unknown-name", "dsl-unknown-name", "dsl-unknown-attribute", "dsl-unknown-counter",
+              "dsl-unknown-function", "dsl-unknown-verb", "dsl-procedure-call"}
+
+
+def _once_per_name(diags: list) -> list:
+    """Diagnostics with an unknown name reported once, listing its other uses in the hint."""
+    groups: dict = {}
+    for diag in diags:
+        key = (diag.code, diag.message) if diag.code in NAME_CODES else id(diag)
+        groups.setdefault(key, []).append(diag)
+    out = []
+    for first, *others in groups.values():
+        if others:
+            places = ", ".join(d.location() for d in others[:3])
+            more = f" and {len(others) - 3} more" if len(others) > 3 else ""
+            also = f"also used at {places}{more}"
+            hint = f"{first.hint} ({also})" if first.hint else also
+            first = dataclasses.replace(first, message=f"{first.message} ({len(others) + 1} uses)",
+                                        hint=hint)
+        out.append(first)
+    return out
 
 
 class Ruleset:
@@ -359,7 +386,7 @@ def _check_option_defaults(rules, manifest: Source, problems: Problems) -> None:
     """Each option's default must be one ``resolve_options`` accepts at every player count."""
     for name, message in default_problems(rules).items():
         spec = rules.options[name]
-        if "table" in spec and (spec["table"] not in rules.tables or not rules.records_complete):
+        if "table" in spec and (spec["table"] not in rules.tables or spec["table"] in rules.incomplete_tables):
             continue                                 # reported already: no cascade
         where = ("options", name, "default") if "default" in spec else ("options", name)
         hint = None if "default" in spec else "add a default: a new game uses it when the option is not given"

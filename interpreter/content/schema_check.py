@@ -142,12 +142,26 @@ def _unknown_keys(error: ValidationError, locator: Locator) -> list[Diagnostic]:
 def _missing_keys(error: ValidationError, locator: Locator) -> list[Diagnostic]:
     # jsonschema yields one error per missing key but does not say which key;
     # reporting every missing key for each is made unique by the caller's set.
+    # A missing key that a present unknown key misspells is one mistake: the
+    # unknown key's diagnostic says "did you mean" and this one is left out.
     path = tuple(error.absolute_path)
-    missing = [key for key in error.validator_value if key not in error.instance]
+    unknown = _unknown_in(error) if isinstance(error.instance, dict) else []
+    missing = [key for key in error.validator_value if key not in error.instance
+               and not did_you_mean(key, unknown)]
     return [
         _at_value(locator, path, "schema-missing-key", f"missing required key {key!r} in {_where(path)}")
         for key in missing
     ]
+
+
+def _unknown_in(error: ValidationError) -> list[str]:
+    """Keys of the mapping the schema of `error` does not allow."""
+    schema = error.schema
+    if schema.get("additionalProperties") is not False:
+        return []
+    allowed, patterns = schema.get("properties", {}), schema.get("patternProperties", {})
+    return [key for key in error.instance if isinstance(key, str) and key not in allowed
+            and not any(re.search(pattern, key) for pattern in patterns)]
 
 
 def _type_error(error: ValidationError, locator: Locator, expected: list[str]) -> Diagnostic:
