@@ -9,6 +9,7 @@ recursively (checker, explainer, compiler, evaluator) can run out of stack.
 from __future__ import annotations
 
 from functools import lru_cache
+from pathlib import Path
 
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import (LarkError, UnexpectedCharacters, UnexpectedInput, UnexpectedToken,
@@ -16,6 +17,7 @@ from lark.exceptions import (LarkError, UnexpectedCharacters, UnexpectedInput, U
 from lark.indenter import DedentError, Indenter
 
 from . import ast
+from .lark_cache import cached_lark
 
 MAX_DEPTH = 100          # levels of the parse tree; the deepest bundled text has 23
 MAX_DIGITS = 18          # digits in a number literal
@@ -67,9 +69,10 @@ class _ExpressionLayout(_Layout):
 
 @lru_cache(maxsize=None)
 def _lark(start: str = "program") -> Lark:
+    """The parser for one start symbol: built once per process, its tables cached on disk."""
     layout = _ExpressionLayout() if start == "expression" else _Layout()
-    return Lark.open("effects.lark", rel_to=__file__, parser="lalr", postlex=layout,
-                     start=start, propagate_positions=True, maybe_placeholders=True)
+    return cached_lark(Path(__file__).with_name("effects.lark"), postlex=layout, parser="lalr",
+                       start=start, propagate_positions=True, maybe_placeholders=True)
 
 
 def _at(meta_or_token, node_cls, *args):
