@@ -81,6 +81,12 @@ def test_a_path_leaving_the_folder_is_refused_where_it_is_written(toy, key, old,
     assert (diag.line, diag.col) == position(toy / "game.yaml", new.split(": ")[1].strip("["))
 
 
+def test_a_nul_in_a_path_is_a_content_error_not_a_crash(toy):
+    edit(toy / "game.yaml", "flow: flow.yaml", 'flow: "fl\\0ow.yaml"')
+    diag = only(toy, "path-invalid")
+    assert (diag.line, diag.col) == position(toy / "game.yaml", '"fl')
+
+
 def test_an_absolute_path_is_refused(toy):
     edit(toy / "game.yaml", "flow: flow.yaml", f"flow: {toy / 'flow.yaml'}")
     error = problems(toy)

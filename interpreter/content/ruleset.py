@@ -243,6 +243,9 @@ def _inside(folder: Path, name, kind: str, problems: Problems, source=None, at=(
     if not isinstance(name, str):                   # the schema has said so
         return None
     parts = PurePosixPath(name).parts
+    if "\0" in name:
+        problems.add("path-invalid", "a path cannot contain a NUL character", source, at)
+        return None
     if PurePosixPath(name).is_absolute() or ".." in parts or "\\" in name:
         problems.add("path-outside", f"'{name}' is not inside the ruleset's folder", source, at,
                      hint="write a path relative to this file's folder, without '..'")
