@@ -242,35 +242,43 @@ def _inside(folder: Path, name, kind: str, problems: Problems, source=None, at=(
     else None, with the problem reported where ``name`` was written."""
     if not isinstance(name, str):                   # the schema has said so
         return None
-    parts = PurePosixPath(name).parts
+    problem = _name_problem(name) or _walk_problem(folder, name, kind)
+    if problem is not None:
+        code, message, hint = problem
+        problems.add(code, message, source, at, hint=hint)
+        return None
+    return folder / name
+
+
+def _name_problem(name: str):
+    """(code, message, hint) when the path's text alone says it leaves the folder."""
     if "\0" in name:
-        problems.add("path-invalid", "a path cannot contain a NUL character", source, at)
-        return None
-    if PurePosixPath(name).is_absolute() or ".." in parts or "\\" in name:
-        problems.add("path-outside", f"'{name}' is not inside the ruleset's folder", source, at,
-                     hint="write a path relative to this file's folder, without '..'")
-        return None
-    path = folder
-    for depth, part in enumerate(parts, 1):
+        return "path-invalid", "a path cannot contain a NUL character", None
+    if PurePosixPath(name).is_absolute() or ".." in PurePosixPath(name).parts or "\\" in name:
+        return ("path-outside", f"'{name}' is not inside the ruleset's folder",
+                "write a path relative to this file's folder, without '..'")
+    return None
+
+
+def _walk_problem(folder: Path, name: str, kind: str):
+    """(code, message, hint) when a step of the path is a link, missing or of the wrong kind."""
+    path, mode = folder, stat.S_IFDIR
+    for part in PurePosixPath(name).parts:
+        if not stat.S_ISDIR(mode):
+            break
         path = path / part
         try:
             mode = os.lstat(path).st_mode
         except OSError as exc:
-            problems.add("io-error", f"cannot read '{name}': {exc.strerror or exc}", source, at)
-            return None
+            return "io-error", f"cannot read '{name}': {exc.strerror or exc}", None
         if stat.S_ISLNK(mode):
-            problems.add("path-symlink", f"'{name}' goes through a symbolic link ('{part}')",
-                         source, at, hint="a ruleset reads only its own files: copy the file in")
-            return None
-        if depth < len(parts) and not stat.S_ISDIR(mode):
-            break
+            return ("path-symlink", f"'{name}' goes through a symbolic link ('{part}')",
+                    "a ruleset reads only its own files: copy the file in")
     else:
-        mode = os.lstat(path).st_mode
         if (stat.S_ISDIR if kind == "folder" else stat.S_ISREG)(mode):
-            return path
-    problems.add("path-not-" + kind, f"'{name}' is not a {'regular file' if kind == 'file' else kind}",
-                 source, at)
-    return None
+            return None
+    shown = "regular file" if kind == "file" else kind
+    return "path-not-" + kind, f"'{name}' is not a {shown}", None
 
 
 def _shown(path: Path) -> str:
