@@ -14,7 +14,6 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
 
 # The line breaks YAML (libyaml) counts, so line numbers agree with the parser.
 LINE_BREAK = re.compile("\r\n|[\n\r\x85\u2028\u2029]")
@@ -67,7 +66,8 @@ def render_text(diags: Iterable[Diagnostic], *, sources: Mapping[str, str] | Non
     """Render diagnostics as a compiler would, one block per diagnostic.
 
     Each block is the header `path:line:col: error[code]: message`, then the
-    source line (from `sources[file]`, else read from disk, else left out),
+    source line (from `sources[file]`, else left out: a file is never read
+    again here, since it may not be what the loader read),
     a caret line under the column, and `= hint: ...` when there is a hint.
     """
     lines_by_file: dict[str, list[str] | None] = {}
@@ -122,11 +122,6 @@ def _blank_like(char: str) -> str:
 
 
 def _source_lines(file: str, sources: Mapping[str, str] | None) -> list[str] | None:
-    if sources is not None and file in sources:
-        text = sources[file]
-    else:
-        try:
-            text = Path(file).read_text(encoding="utf-8-sig", errors="replace")
-        except (OSError, ValueError):
-            return None
-    return LINE_BREAK.split(text)
+    if sources is None or file not in sources:
+        return None
+    return LINE_BREAK.split(sources[file])

@@ -53,15 +53,13 @@ def test_render_text_gives_wide_characters_two_cells():
     assert render_text([diag], sources={"t.txt": "名前: x"}).splitlines()[2] == "  " + " " * 6 + "^"
 
 
-def test_render_text_reads_the_source_from_disk(tmp_path):
+def test_render_text_never_reads_the_file_again(tmp_path):
+    # What is on disk now may not be what was loaded (a symlink to a secret).
     path = tmp_path / "a.yaml"
-    path.write_text(SOURCE, encoding="utf-8")
+    path.write_text("SECRET=1\n", encoding="utf-8")
     diag = Diagnostic("schema-type", "expected string", str(path), 1, 7)
-    assert render_text([diag]) == (
-        f"{path}:1:7: error[schema-type]: expected string\n"
-        "  name: x\n"
-        "        ^"
-    )
+    assert render_text([diag]) == f"{path}:1:7: error[schema-type]: expected string"
+    assert "name: x" in render_text([diag], sources={str(path): SOURCE})
 
 
 def test_render_text_skips_the_source_when_unavailable(tmp_path):

@@ -262,7 +262,7 @@ def _game_options(func):
 
 def _setup(game, players, seed, seats, options, expansions, humans: bool) -> session.Setup:
     from ..agents import BOTS
-    from ..engine.options import resolve_options
+    from ..content.options import resolve_options
     rules = load(game, expansions)
     count = player_count(rules, players)
     allowed = list(BOTS) + ([HUMAN] if humans else [])

@@ -12,9 +12,12 @@ succeeds when there are none.
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import os
+import stat
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from .. import mechanics
 from ..diagnostics import ContentError, Diagnostic, did_you_mean
@@ -23,6 +26,7 @@ from ..dsl.check import Vocabulary, check
 from ..dsl.explain import explain
 from ..dsl.parser import DslError, parse_expression, parse_program
 from ..mechanics.seats import BUILTINS, PLAYER_ATTRIBUTES
+from .options import default_problems
 from . import tables
 from .bundled import MANIFEST, RULESETS, available, ruleset_path  # noqa: F401 (re-exported)
 from .schema_check import check_schema, load_schema
@@ -44,6 +48,7 @@ class Problems:
 
     def __init__(self):
         self.items: list[Diagnostic] = []
+        self.sources: dict[str, str] = {}      # file -> the text read, for source lines
 
     def add(self, code, message, source: Source | None, path=(), *, key=False, hint=None,
             end_col=None):
@@ -58,11 +63,37 @@ class Problems:
 
     def raise_if_any(self):
         if self.items:
-            raise ContentError(sorted(self.items, key=_order))
+            raise ContentError(_once_per_name(sorted(self.items, key=_order)),
+                               sources=self.sources)
 
 
 def _order(d: Diagnostic):
     return (d.file or "", d.line or 0, d.col or 0)
+
+
+# Codes whose message names the unknown word: one misspelled declaration
+# shows at every use, so each word is reported once, where it is first used.
+NAME_CODES = {"unknown-name", "dsl-unknown-name", "dsl-unknown-attribute", "dsl-unknown-counter",
+              "dsl-unknown-function", "dsl-unknown-verb", "dsl-procedure-call"}
+
+
+def _once_per_name(diags: list) -> list:
+    """Diagnostics with an unknown name reported once, listing its other uses in the hint."""
+    groups: dict = {}
+    for diag in diags:
+        key = (diag.code, diag.message) if diag.code in NAME_CODES else id(diag)
+        groups.setdefault(key, []).append(diag)
+    out = []
+    for first, *others in groups.values():
+        if others:
+            places = ", ".join(d.location() for d in others[:3])
+            more = f" and {len(others) - 3} more" if len(others) > 3 else ""
+            also = f"also used at {places}{more}"
+            hint = f"{first.hint} ({also})" if first.hint else also
+            first = dataclasses.replace(first, message=f"{first.message} ({len(others) + 1} uses)",
+                                        hint=hint)
+        out.append(first)
+    return out
 
 
 class Ruleset:
@@ -136,7 +167,7 @@ def load_ruleset(name_or_path: str, expansions=()) -> Ruleset:
     folder = ruleset_path(name_or_path)
     problems = Problems()
     rules = Ruleset(folder)
-    manifest = _read(folder / MANIFEST, "game", problems)
+    manifest = _read(folder, MANIFEST, "game", problems)
     problems.raise_if_any()
     m = manifest.data
     rules.id, rules.title = m["id"], m.get("name", m["id"])
@@ -145,16 +176,18 @@ def load_ruleset(name_or_path: str, expansions=()) -> Ruleset:
     rules.score = m["score"]
     rules.scripted_seats = m.get("scripted_seats", {})
     rules.manifest = m
+    _check_players(manifest, problems)
 
-    components = _read(folder / m["components"], "components", problems)
-    flow = _read(folder / m["flow"], "flow", problems)
+    components = _read(folder, m["components"], "components", problems, (manifest, ("components",)))
+    flow = _read(folder, m["flow"], "flow", problems, (manifest, ("flow",)))
     problems.raise_if_any()
-    overlays = _expansion_sources(rules, folder, m, expansions, problems)
+    overlays = _expansion_sources(rules, folder, manifest, expansions, problems)
     problems.raise_if_any()
 
     _declare(rules, components, overlays, problems)
     problems.raise_if_any()
-    data_sources = [_read(folder / f, None, problems) for f in m.get("data", [])]
+    data_sources = [_read(folder, f, None, problems, (manifest, ("data", i)))
+                    for i, f in enumerate(m.get("data", []))]
     for overlay in overlays:
         data_sources += overlay["data"]
     problems.raise_if_any()
@@ -164,6 +197,7 @@ def load_ruleset(name_or_path: str, expansions=()) -> Ruleset:
     rules.function_names = {name for src in [flow] + [o["flow"] for o in overlays if o["flow"]]
                             for name in src.data.get("functions", {})}
     _check_declared_names(rules, manifest, components, problems)
+    _check_option_defaults(rules, manifest, problems)
     problems.raise_if_any()
 
     _compile_all(rules, components, flow, data_sources, overlays, problems)
@@ -174,19 +208,71 @@ def load_ruleset(name_or_path: str, expansions=()) -> Ruleset:
     return rules
 
 
-def _read(path: Path, schema: str | None, problems: Problems) -> Source | None:
+def _read(folder: Path, name: str, schema: str | None, problems: Problems,
+          named_at=(None, ())) -> Source | None:
+    """Load the YAML file ``name`` of ``folder``; ``named_at`` is the (source, path) naming it."""
+    path = _inside(folder, name, "file", problems, *named_at)
+    if path is None:
+        return None
     try:
         data, locator = load_yaml(path)
     except ContentError as exc:
         problems.extend(exc.diagnostics)
+        problems.sources.update(exc.sources)
         return None
     except OSError as exc:
-        problems.add("io-error", f"cannot read {path}: {exc.strerror or exc}", None)
+        problems.add("io-error", f"cannot read '{name}': {exc.strerror or exc}", *named_at)
         return None
     source = Source(_shown(path), data, locator)
+    problems.sources[source.path] = problems.sources[locator.file] = locator.text
     if schema is not None:
         problems.extend(check_schema(data, load_schema(schema), locator))
     return source
+
+
+def _inside(folder: Path, name, kind: str, problems: Problems, source=None, at=()) -> Path | None:
+    """``folder / name`` when it is a regular file (``kind`` "file") or a folder
+    (``kind`` "folder") inside ``folder``, reached through no symbolic link;
+    else None, with the problem reported where ``name`` was written."""
+    if not isinstance(name, str):                   # the schema has said so
+        return None
+    problem = _name_problem(name) or _walk_problem(folder, name, kind)
+    if problem is not None:
+        code, message, hint = problem
+        problems.add(code, message, source, at, hint=hint)
+        return None
+    return folder / name
+
+
+def _name_problem(name: str):
+    """(code, message, hint) when the path's text alone says it leaves the folder."""
+    if "\0" in name:
+        return "path-invalid", "a path cannot contain a NUL character", None
+    if PurePosixPath(name).is_absolute() or ".." in PurePosixPath(name).parts or "\\" in name:
+        return ("path-outside", f"'{name}' is not inside the ruleset's folder",
+                "write a path relative to this file's folder, without '..'")
+    return None
+
+
+def _walk_problem(folder: Path, name: str, kind: str):
+    """(code, message, hint) when a step of the path is a link, missing or of the wrong kind."""
+    path, mode = folder, stat.S_IFDIR
+    for part in PurePosixPath(name).parts:
+        if not stat.S_ISDIR(mode):
+            break
+        path = path / part
+        try:
+            mode = os.lstat(path).st_mode
+        except OSError as exc:
+            return "io-error", f"cannot read '{name}': {exc.strerror or exc}", None
+        if stat.S_ISLNK(mode):
+            return ("path-symlink", f"'{name}' goes through a symbolic link ('{part}')",
+                    "a ruleset reads only its own files: copy the file in")
+    else:
+        if (stat.S_ISDIR if kind == "folder" else stat.S_ISREG)(mode):
+            return None
+    shown = "regular file" if kind == "file" else kind
+    return "path-not-" + kind, f"'{name}' is not a {shown}", None
 
 
 def _shown(path: Path) -> str:
@@ -197,8 +283,8 @@ def _shown(path: Path) -> str:
         return str(path)
 
 
-def _expansion_sources(rules, folder, manifest, wanted, problems):
-    known = manifest.get("expansions", {})
+def _expansion_sources(rules, folder, manifest_source, wanted, problems):
+    known = manifest_source.data.get("expansions", {})
     overlays = []
     for name in wanted:
         if name not in known:
@@ -206,16 +292,15 @@ def _expansion_sources(rules, folder, manifest, wanted, problems):
             problems.add("unknown-expansion", f"'{rules.id}' has no expansion '{name}'", None,
                          hint=hint)
             continue
-        base = folder / known[name]
-        src = _read(base / "expansion.yaml", "expansion", problems)
+        base = _inside(folder, known[name], "folder", problems, manifest_source, ("expansions", name))
+        src = base and _read(base, "expansion.yaml", "expansion", problems)
         if src is None:
             continue
-        overlay = {"name": name, "source": src,
-                   "data": [_read(base / f, None, problems) for f in src.data.get("data", [])],
-                   "components": _read(base / src.data["components"], "components", problems)
-                   if "components" in src.data else None,
-                   "flow": _read(base / src.data["flow"], "flow", problems)
-                   if "flow" in src.data else None}
+        parts = {part: _read(base, src.data[part], part, problems, (src, (part,)))
+                 if part in src.data else None for part in ("components", "flow")}
+        data = [_read(base, f, None, problems, (src, ("data", i)))
+                for i, f in enumerate(src.data.get("data", []))]
+        overlay = {"name": name, "source": src, "data": data, **parts}
         overlays.append(overlay)
         rules.expansions.append(name)
     return overlays
@@ -277,6 +362,29 @@ def _declare(rules: Ruleset, components: Source, overlays, problems: Problems) -
     for name in rules.table_specs:                   # a table's name lists its record ids
         declare(name, "table", None, ("tables", name))
 
+
+
+def _check_players(manifest: Source, problems: Problems) -> None:
+    """``min <= max``, and the default player count between them."""
+    players = manifest.data["players"]
+    low, high = players["min"], players["max"]
+    if low > high:
+        problems.add("players-range", f"at least {low} players but at most {high}", manifest,
+                     ("players", "min"))
+    elif not low <= players.get("default", low) <= high:
+        problems.add("players-range", f"the default player count {players['default']} is not "
+                     f"between {low} and {high}", manifest, ("players", "default"))
+
+
+def _check_option_defaults(rules, manifest: Source, problems: Problems) -> None:
+    """Each option's default must be one ``resolve_options`` accepts at every player count."""
+    for name, message in default_problems(rules).items():
+        spec = rules.options[name]
+        if "table" in spec and (spec["table"] not in rules.tables or spec["table"] in rules.incomplete_tables):
+            continue                                 # reported already: no cascade
+        where = ("options", name, "default") if "default" in spec else ("options", name)
+        hint = None if "default" in spec else "add a default: a new game uses it when the option is not given"
+        problems.add("option-default", message, manifest, where, key=hint is not None, hint=hint)
 
 
 def _check_declared_names(rules, manifest: Source, components: Source, problems: Problems):

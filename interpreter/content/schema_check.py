@@ -12,7 +12,7 @@ import json
 import re
 from typing import Any
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError, best_match, relevance
 
 from interpreter.content.bundled import SCHEMAS
@@ -27,6 +27,17 @@ _JSON_TYPES = [  # bool before int: True is an int in Python
 ]
 
 
+def _is_integer(checker, instance) -> bool:
+    # JSON Schema counts 1.0 as an integer; content means a whole number
+    # written as one, since range(3.0) or a 1.0-th seat fails in play.
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+_Validator = validators.extend(
+    Draft202012Validator,
+    type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer))
+
+
 @functools.cache
 def load_schema(name: str) -> dict:
     """The schema `schemas/<name>.schema.json`, checked against its meta-schema (cached)."""
@@ -36,10 +47,33 @@ def load_schema(name: str) -> dict:
 
 
 def check_schema(data: Any, schema: dict, locator: Locator) -> list[Diagnostic]:
-    """Every way `data` breaks `schema`, as diagnostics sorted by position."""
-    validator = Draft202012Validator(schema)  # no format_checker: formats are not asserted
+    """Every way `data` breaks `schema`, as diagnostics sorted by position.
+
+    Integers are strict (`1.5` and `1.0` are not integers) and every mapping
+    key must be a string, as in JSON (`1: x`, `true: y` and `null: z` are not).
+    """
+    validator = _Validator(schema)  # no format_checker: formats are not asserted
     found = {diag for error in validator.iter_errors(data) for diag in _diagnose(error, locator)}
+    keys = _non_string_keys(data, locator)
+    at_keys = {(d.line, d.col) for d in keys}      # one diagnostic for one bad key
+    found = {d for d in found if (d.line, d.col) not in at_keys} | set(keys)
     return sorted(found, key=lambda d: (d.line or 0, d.col or 0, d.code, d.message))
+
+
+def _non_string_keys(data: Any, locator: Locator) -> list[Diagnostic]:
+    diags, stack = [], [((), data)]
+    while stack:
+        path, value = stack.pop()
+        items = value.items() if isinstance(value, dict) else enumerate(value) \
+            if isinstance(value, list) else ()
+        for key, item in items:
+            if isinstance(value, dict) and not isinstance(key, str):
+                line, col = locator.key_at(path + (key,))
+                message = f"a key must be a text, not {_describe(key)}"
+                diags.append(Diagnostic("schema-key-type", message, locator.file, line, col,
+                                        hint=f"quote it: '{_show(key)}'"))
+            stack.append((path + (key,), item))
+    return diags
 
 
 def _diagnose(error: ValidationError, locator: Locator) -> list[Diagnostic]:
@@ -108,12 +142,26 @@ def _unknown_keys(error: ValidationError, locator: Locator) -> list[Diagnostic]:
 def _missing_keys(error: ValidationError, locator: Locator) -> list[Diagnostic]:
     # jsonschema yields one error per missing key but does not say which key;
     # reporting every missing key for each is made unique by the caller's set.
+    # A missing key that a present unknown key misspells is one mistake: the
+    # unknown key's diagnostic says "did you mean" and this one is left out.
     path = tuple(error.absolute_path)
-    missing = [key for key in error.validator_value if key not in error.instance]
+    unknown = _unknown_in(error) if isinstance(error.instance, dict) else []
+    missing = [key for key in error.validator_value if key not in error.instance
+               and not did_you_mean(key, unknown)]
     return [
         _at_value(locator, path, "schema-missing-key", f"missing required key {key!r} in {_where(path)}")
         for key in missing
     ]
+
+
+def _unknown_in(error: ValidationError) -> list[str]:
+    """Keys of the mapping the schema of `error` does not allow."""
+    schema = error.schema
+    if schema.get("additionalProperties") is not False:
+        return []
+    allowed, patterns = schema.get("properties", {}), schema.get("patternProperties", {})
+    return [key for key in error.instance if isinstance(key, str) and key not in allowed
+            and not any(re.search(pattern, key) for pattern in patterns)]
 
 
 def _type_error(error: ValidationError, locator: Locator, expected: list[str]) -> Diagnostic:

@@ -15,6 +15,9 @@ note: the value is authored, not printed in the rulebook).
 """
 from __future__ import annotations
 
+import dataclasses
+import re
+
 from ..diagnostics import did_you_mean
 from ..model.values import TAG, Condition, Effect
 
@@ -93,27 +96,34 @@ def field_names(fields: dict) -> set:
 # ---------------------------------------------------------------- loading
 
 def load_records(rules, components, sources, problems) -> None:
-    """Check data files against their tables, then ids, references and counts."""
+    """Check data files against their tables, then ids, references and counts.
+
+    A file with schema errors adds none of its records; the tables it fills
+    are then incomplete, and nothing is checked against their ids, so one
+    mistake is not reported again at every reference to a missing record.
+    """
     from .schema_check import check_schema
     schema = data_schema(rules.table_specs)
     rules.record_origin = {}
     for name in rules.table_specs:
         rules.tables[name] = []
-    complete = True
+    incomplete: set = set()
     for src in sources:
         if src is None or src.data is None:
-            complete = complete and src is not None
+            incomplete |= set(rules.table_specs) if src is None else set()
             continue
         diags = check_schema(src.data, schema, src.locator)
-        problems.extend(diags)
+        problems.extend(_once_per_table(diags))
         if diags:
-            complete = False                 # its records are missing: no cascade of errors
+            incomplete |= set(src.data) if isinstance(src.data, dict) else set(rules.table_specs)
             continue
         for table, records in src.data.items():
             for i, record in enumerate(records):
                 _add_record(rules, table, record, src, (table, i), problems)
+    rules.incomplete_tables = incomplete
+    _check_ref_tables(rules, components, problems)
     _check_references(rules, problems)
-    if complete:
+    if not incomplete:
         _check_counts(rules, components, problems)
 
 
@@ -132,6 +142,41 @@ def check_reserved_keys(src, problems) -> None:
                 stack.append((item, path + (key,)))
         elif isinstance(value, list):
             stack.extend((item, path + (i,)) for i, item in enumerate(value))
+
+
+def _once_per_table(diags) -> list:
+    """The same problem in many records of a table, reported once with a count."""
+    groups: dict = {}
+    for diag in diags:
+        key = (diag.code, re.sub(r"\[\d+\]", "[]", diag.message), diag.hint)
+        groups.setdefault(key, []).append(diag)
+    out = []
+    for same in groups.values():
+        first = same[0]
+        if len(same) > 1:
+            first = dataclasses.replace(
+                first, message=f"{first.message} (and in {len(same) - 1} more records)")
+        out.append(first)
+    return out
+
+
+def _check_ref_tables(rules, components, problems) -> None:
+    """Every ``ref`` in a table's declaration names a declared table (said once, there)."""
+    for table, spec in rules.table_specs.items():
+        stack = [(("tables", table, "fields", name), field)
+                 for name, field in spec.get("fields", {}).items()]
+        while stack:
+            path, field = stack.pop()
+            for key in ("ref",) if "ref" in field else ():
+                if field["ref"] not in rules.table_specs:
+                    problems.add("unknown-name", f"'{field['ref']}' is not a table",
+                                 components, path + (key,),
+                                 hint=did_you_mean(field["ref"], list(rules.table_specs)))
+            for key in ("list", "map", "keys"):
+                if isinstance(field.get(key), dict):
+                    stack.append((path + (key,), field[key]))
+            for name, sub in field.get("record", {}).items():
+                stack.append((path + ("record", name), sub))
 
 
 def _add_record(rules, table, record, src, path, problems) -> None:
@@ -161,7 +206,9 @@ def _check_references(rules, problems) -> None:
 
 def _check_value(rules, value, spec, src, path, problems) -> None:
     if "ref" in spec:
-        ids = rules.tables.get(spec["ref"], [])
+        if spec["ref"] in rules.incomplete_tables or spec["ref"] not in rules.table_specs:
+            return                               # reported where the table went wrong
+        ids = rules.tables[spec["ref"]]
         if value not in ids:
             problems.add("dangling-reference", f"'{value}' is not an id in table '{spec['ref']}'",
                          src, path, hint=did_you_mean(value, ids))
@@ -174,8 +221,10 @@ def _check_value(rules, value, spec, src, path, problems) -> None:
             _check_value(rules, item, spec["list"], src, path + (i,), problems)
     elif "map" in spec and isinstance(value, dict):
         keys = spec.get("keys", {})
+        known = "ref" in keys and keys["ref"] in rules.table_specs \
+            and keys["ref"] not in rules.incomplete_tables
         for key, item in value.items():
-            if "ref" in keys and key not in rules.tables.get(keys["ref"], []):
+            if known and key not in rules.tables[keys["ref"]]:
                 problems.add("dangling-reference",
                              f"'{key}' is not an id in table '{keys['ref']}'", src, path + (key,),
                              key=True, hint=did_you_mean(key, rules.tables.get(keys["ref"], [])))

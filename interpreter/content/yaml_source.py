@@ -17,6 +17,7 @@ import bisect
 import math
 import os
 import re
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -154,6 +155,11 @@ class Locator:
         self._line_starts = [0] + [match.end() for match in LINE_BREAK.finditer(text)]
         self._values: dict[tuple, tuple[Any, Node]] = {}  # path -> (start mark, node)
         self._keys: dict[tuple, Any] = {}  # path -> start mark of its key
+
+    @property
+    def text(self) -> str:
+        """The text the values were read from (for showing source lines)."""
+        return self._text
 
     def at(self, path) -> tuple[int, int]:
         """Where the value at `path` starts, else its nearest known ancestor."""
@@ -375,12 +381,20 @@ def _clip(text: str, limit: int = 40) -> str:
 
 
 def _read(file: str, max_bytes: int) -> str:
-    """The file's text, refusing files over `max_bytes` before reading them."""
-    with open(file, "rb") as stream:
-        size = os.fstat(stream.fileno()).st_size
-        if size > max_bytes:
-            raise ContentError([_too_large(file, size, max_bytes)])
-        data = stream.read(max_bytes + 1)  # the size may lie (a pipe, a growing file)
+    """The file's text, refusing anything but a regular file of at most `max_bytes`.
+
+    The file is opened without blocking (a FIFO would wait for a writer) and
+    checked with fstat before a byte is read, so a device such as /dev/zero
+    or a file over the limit is refused without reading it.
+    """
+    fd = os.open(file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    with os.fdopen(fd, "rb") as stream:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise ContentError([Diagnostic("yaml-not-a-file", "not a regular file", file)])
+        if info.st_size > max_bytes:
+            raise ContentError([_too_large(file, info.st_size, max_bytes)])
+        data = stream.read(max_bytes + 1)  # the size may lie (a growing file, /proc)
     if len(data) > max_bytes:
         raise ContentError([_too_large(file, len(data), max_bytes)])
     try:

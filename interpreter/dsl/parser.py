@@ -1,16 +1,28 @@
-"""Parse effect-language text into the frozen syntax tree of ``ast.py``."""
+"""Parse effect-language text into the frozen syntax tree of ``ast.py``.
+
+Every problem is a ``DslError`` at a (line, col) of the text, never a Lark or
+Python exception. A text may nest at most ``MAX_DEPTH`` levels (each block,
+bracket and operator is one) and a literal may hold at most ``MAX_DIGITS``
+digits or ``MAX_STRING`` characters, so no later stage that walks the tree
+recursively (checker, explainer, compiler, evaluator) can run out of stack.
+"""
 from __future__ import annotations
 
 from functools import lru_cache
+from pathlib import Path
 
-from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
+from lark import Lark, Token, Transformer, Tree, v_args
+from lark.exceptions import (LarkError, UnexpectedCharacters, UnexpectedInput, UnexpectedToken,
+                             VisitError)
 from lark.indenter import DedentError, Indenter
 
 from . import ast
+from .lark_cache import cached_lark
 from ..model.values import TAG as RESERVED      # the tag of engine values in saved states
 
-
+MAX_DEPTH = 100          # levels of the parse tree; the deepest bundled text has 23
+MAX_DIGITS = 18          # digits in a number literal
+MAX_STRING = 1000        # characters in a string literal
 
 
 class DslError(Exception):
@@ -31,6 +43,21 @@ class _Layout(Indenter):
     DEDENT_type = "_DEDENT"
     tab_len = 4
 
+    def handle_NL(self, token):
+        # A line break token runs over blank and comment lines: the indent or
+        # dedent it makes is on its last line, where the text starts again.
+        line, col = _after_break(token)
+        try:
+            for made in super().handle_NL(token):
+                if made.type != self.NL_type:
+                    made = Token(made.type, made.value, token.end_pos, line, col, line, col,
+                                 token.end_pos)
+                yield made
+        except DedentError:
+            raise DslError(f"this line's indentation ({col - 1} columns) matches no "
+                           f"enclosing block", line, col, code="dsl-indentation",
+                           hint="indent it like the block it belongs to") from None
+
 
 class _ExpressionLayout(_Layout):
     """An expression reads as if in parentheses: line breaks are just spaces."""
@@ -43,9 +70,10 @@ class _ExpressionLayout(_Layout):
 
 @lru_cache(maxsize=None)
 def _lark(start: str = "program") -> Lark:
+    """The parser for one start symbol: built once per process, its tables cached on disk."""
     layout = _ExpressionLayout() if start == "expression" else _Layout()
-    return Lark.open("effects.lark", rel_to=__file__, parser="lalr", postlex=layout,
-                     start=start, propagate_positions=True, maybe_placeholders=True)
+    return cached_lark(Path(__file__).with_name("effects.lark"), postlex=layout, parser="lalr",
+                       start=start, propagate_positions=True, maybe_placeholders=True)
 
 
 def _at(meta_or_token, node_cls, *args):
@@ -285,20 +313,66 @@ def _parse(text: str, start: str):
         tree = _lark(start).parse(source)
     except UnexpectedInput as exc:
         raise _syntax_error(exc, source) from None
-    except RecursionError:
-        raise DslError("the text is nested too deeply") from None
-    except DedentError as exc:
+    except DedentError as exc:                   # handled in _Layout; kept as a safety net
         raise DslError(f"inconsistent indentation: {exc}", *_last_line(source)) from None
     except LarkError as exc:                      # anything else Lark may raise
         raise DslError(f"cannot parse: {exc}") from None
+    _check_limits(tree)
     try:
         return _BUILD.transform(tree)
-    except RecursionError:
-        raise DslError("the text is nested too deeply") from None
     except VisitError as exc:
-        if isinstance(exc.orig_exc, DslError):
+        if isinstance(exc.orig_exc, DslError):    # a reserved record key, found while building
             raise exc.orig_exc from None
-        raise
+        raise DslError(f"cannot parse: {exc.orig_exc}", *_start(exc.obj)) from None
+
+
+def _check_limits(tree: Tree) -> None:
+    """Refuse a tree deeper than MAX_DEPTH or a literal over its size, at its position.
+
+    Iterative, so the check itself cannot overflow the stack.
+    """
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, Token):
+            _check_literal(node)
+            continue
+        if depth > MAX_DEPTH:
+            raise DslError(f"the text nests more than {MAX_DEPTH} levels deep", *_start(node),
+                           code="dsl-too-deep",
+                           hint="each block, bracket and operator is a level: "
+                                "split it with a procedure or a function")
+        stack.extend((child, depth + 1) for child in node.children if child is not None)
+
+
+def _check_literal(token: Token) -> None:
+    if token.type == "NUMBER" and len(token) > MAX_DIGITS:
+        raise DslError(f"a number of {len(token):,} digits is over the limit of {MAX_DIGITS}",
+                       token.line, token.column, token.column + min(len(token), 40),
+                       code="dsl-too-large")
+    if token.type == "STRING" and len(token) - 2 > MAX_STRING:
+        raise DslError(f"a text of {len(token) - 2:,} characters is over the limit of {MAX_STRING:,}",
+                       token.line, token.column, code="dsl-too-large")
+
+
+def _start(node) -> tuple[int, int]:
+    """(line, col) where a Lark tree or token starts, (1, 1) when unknown."""
+    while not isinstance(node, Token):
+        meta = getattr(node, "meta", None)
+        if meta is not None and not getattr(meta, "empty", True):
+            return meta.line, meta.column
+        children = [child for child in getattr(node, "children", ()) if child is not None]
+        if not children:
+            return 1, 1
+        node = children[0]
+    return node.line or 1, node.column or 1
+
+
+def _after_break(token: Token) -> tuple[int, int]:
+    """(line, col) of the first character after a line-break token."""
+    text = str(token)
+    indent = text.rsplit("\n", 1)[-1]
+    return token.line + text.count("\n"), len(indent) + 1
 
 
 def _syntax_error(exc: UnexpectedInput, source: str) -> DslError:
@@ -315,8 +389,7 @@ def _syntax_error(exc: UnexpectedInput, source: str) -> DslError:
             found = "end of line"
         elif token.type in ("_INDENT", "_DEDENT"):
             found = "indentation" if token.type == "_INDENT" else "end of an indented block"
-            indent = str(token).rsplit("\n", 1)[-1]
-            line, col = token.line + 1, len(indent) + 1
+            line, col = token.line, token.column
         else:
             found = repr(str(token))
         expected = sorted({_TOKEN_WORDS.get(t, _literal(t)) for t in exc.expected})

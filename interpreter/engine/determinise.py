@@ -12,10 +12,10 @@ from __future__ import annotations
 import hashlib
 import json
 
-from ..mechanics import grids
+from ..mechanics import COMPONENTS
 from .game import Game
-from .rng import below, seed_state, shuffle
-from .values import plain_copy
+from ..model.rng import below, seed_state, shuffle
+from ..model.values import plain_copy
 from .views import view as view_of
 
 
@@ -51,22 +51,18 @@ def determinise(game, viewer: int, seed: int = 0, view: dict | None = None):
     rng = seed_state(int.from_bytes(digest, "big"))
     shown = _shown(state, viewer)
     zones, rng = _deal(game, view, shown, rng)
-    players = [_player(game, view, shown, viewer, i, zones["players"][i])
+    players = [_sheet(game, view["players"][i], view["players"][viewer], shown["players"][i],
+                      shown["players"][viewer], True, zones["players"][i])
                for i in range(len(state["players"]))]
     flow = {key: plain_copy(part) for key, part in state["flow"].items() if key != "snapshot"}
     flow["snapshot"] = None
-    new = {
-        "format": state["format"], "game": state["game"], "expansions": list(state["expansions"]),
-        "fingerprint": state["fingerprint"], "seed": seed,
-        "options": plain_copy(state["options"]), "rng": rng,
-        "players": players, "vars": plain_copy(view["vars"]), "zones": zones["table"],
-        "grids": plain_copy(state["grids"]), "flow": flow,
-        "log": [{"text": line, "to": [viewer]} for line in view["log"]],
-        "history": [], "result": plain_copy(view["result"]),
-    }
+    new = {key: plain_copy(value) for key, value in state.items()
+           if key not in ("players", "flow", "log", "history")}
+    new.update(_sheet(game, view, view, shown["table"], shown["table"], False, zones["table"]))
+    new.update(seed=seed, rng=rng, players=players, flow=flow, history=[],
+               log=[{"text": line, "to": [viewer]} for line in view["log"]])
     if state["flow"].get("snapshot") is not None:     # the others as the view shows them, both ways
-        flow["snapshot"] = {"players": plain_copy(players), "vars": plain_copy(new["vars"]),
-                            "zones": plain_copy(new["zones"])}
+        flow["snapshot"] = {key: plain_copy(new[key]) for key in game.table_keys}
     return Game(game.rules, new)
 
 
@@ -88,7 +84,7 @@ def previewer(game, player: int, seed: int = 0, view: dict | None = None):
         rules = trial.rules
         if "heuristic" in rules.functions:
             return trial.evaluate(rules.functions["heuristic"][1], player)
-        return trial.state["players"][player]["counters"][rules.score]
+        return trial.score_of(player)
     return score
 
 
@@ -98,7 +94,7 @@ def _shown(state: dict, viewer: int) -> dict:
     table = state if snapshot is None else snapshot
     players = [live if snapshot is None or i == viewer else snapshot["players"][i]
                for i, live in enumerate(state["players"])]
-    return {"zones": table["zones"], "players": players}
+    return {"table": table, "zones": table["zones"], "players": players}
 
 
 # ---------------------------------------------------------------- cards
@@ -164,27 +160,29 @@ def _shows(rules, cache: dict, card, need: dict) -> tuple:
 
 # ---------------------------------------------------------------- sheets
 
-def _player(game, view: dict, shown: dict, viewer: int, i: int, zones: dict) -> dict:
-    """Player ``i``'s sheet: what the view shows, the viewer's own values for the rest."""
+def _sheet(game, seen: dict, mine: dict, data: dict, own: dict, per_player: bool,
+           zones: dict) -> dict:
+    """One seat's (or the table's) components: what the view shows, else the viewer's own value.
+
+    ``seen``/``mine`` are the view of this holder and of the viewer; ``data``/
+    ``own`` the data they were read from. A value the viewer cannot see of
+    its own either takes the declaration's starting value.
+    """
     rules = game.rules
-    seen, mine = view["players"][i], view["players"][viewer]
-    counters, earned = {}, {}
-    for name, spec in rules.counters.items():
-        source = i if name in seen["counters"] else viewer if name in mine["counters"] else None
-        if source is None:
-            counters[name] = spec.get("start", 0)
+    out = {"zones": zones}
+    if per_player:
+        out["earned"] = {}
+    for section, kind in COMPONENTS.items():
+        key = kind.state_key
+        if key is None or key == "zones" or kind.where not in (
+                "declared", "player" if per_player else "table"):
             continue
-        counters[name] = view["players"][source]["counters"][name]
-        if name in shown["players"][source]["earned"]:
-            earned[name] = shown["players"][source]["earned"][name]
-    player_vars = {}
-    for name, spec in rules.player_vars.items():
-        holder = seen if name in seen["vars"] else mine if name in mine["vars"] else None
-        default = spec.get("default") if isinstance(spec, dict) else spec
-        player_vars[name] = plain_copy(default if holder is None else holder["vars"][name])
-    sheets = {}
-    for name, spec in rules.grids.items():
-        if spec.get("per_player"):
-            holder = seen if name in seen["grids"] else mine if name in mine["grids"] else None
-            sheets[name] = grids.new_data() if holder is None else plain_copy(holder["grids"][name])
-    return {"counters": counters, "earned": earned, "vars": player_vars, "zones": zones, "grids": sheets}
+        part = out.setdefault(key, {})
+        for name, spec in rules.declared[section].items():
+            if kind.per_player(spec) is not per_player:
+                continue
+            holder = data if name in seen.get(key, {}) else own if name in mine.get(key, {}) else None
+            part[name] = kind.new(spec, rules) if holder is None else plain_copy(holder[key][name])
+            if section == "counters" and holder is not None and name in holder["earned"]:
+                out["earned"][name] = holder["earned"][name]
+    return out

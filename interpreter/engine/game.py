@@ -18,7 +18,7 @@ from .. import mechanics
 from ..mechanics.counters import Counters
 from . import machine, statements  # noqa: F401  (statements fills the machine's table)
 from .compile import compiled
-from .options import resolve_options
+from ..content.options import resolve_options
 from .evaluate import Ctx, attribute, evaluate
 from ..model.rng import seed_state
 from ..model.values import (Condition, Player, RuleError, decode, describe, encode, plain_copy, seat_label,

@@ -23,6 +23,26 @@ def resolve_options(rules, given: dict, players: int) -> dict:
     return out
 
 
+def default_problems(rules) -> dict:
+    """Options whose default would be refused at some player count: name -> message.
+
+    An option left out of a new game takes its default, so a default that
+    ``resolve_options`` refuses (not among the values, the wrong type, a seat
+    past the player count, or no default at all) would stop the first game.
+    """
+    found = {}
+    low, high = rules.players["min"], rules.players["max"]
+    for name, spec in rules.options.items():
+        seats = spec.get("type") == "seats"
+        for players in range(low, max(low, high) + 1) if seats else [low]:
+            try:
+                _check_option(rules, name, spec, spec.get("default"), players)
+            except ValueError as exc:
+                found[name] = f"{exc} (with {players} players)" if seats else str(exc)
+                break
+    return found
+
+
 def _check_option(rules, name, spec, value, players):
     kind = spec.get("type", "choice")
     if kind == "bool":
@@ -37,6 +57,8 @@ def _check_option(rules, name, spec, value, players):
     elif kind in ("seats", "subset"):
         if isinstance(value, str):
             value = [v for v in value.split(",") if v]
+        if not isinstance(value, list):
+            raise ValueError(f"option '{name}' takes a list, not {value!r}")
         allowed = (list(range(1, players + 1)) if kind == "seats"
                    else spec.get("values") or rules.tables.get(spec.get("table"), []))
         if kind == "seats":
