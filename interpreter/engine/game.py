@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from .. import mechanics
 from ..mechanics.counters import Counters
 from ..mechanics import grids
-from . import machine, statements  # noqa: F401  (statements fills the machine's table)
+from . import budget, machine, statements  # noqa: F401  (statements fills the machine's table)
 from .compile import compiled
 from .options import resolve_options
 from .evaluate import Ctx, evaluate
@@ -61,6 +61,7 @@ class Game:
         for name, (params, tree) in rules.functions.items():
             self.functions[name] = _user_function(name, params, tree)
         self.memo: dict = {}       # results of the ruleset's functions while the state stands still
+        budget.reset(self)         # steps and call depth left (engine.budget)
 
     # ------------------------------------------------------------- creating
     @classmethod
@@ -283,6 +284,7 @@ class Game:
         from ..dsl.parser import parse_expression
         tree = parse_expression(text_or_tree) if isinstance(text_or_tree, str) else text_or_tree
         scope = dict(env or {})
+        budget.reset(self)
         scope.setdefault("self", None if player is None else {"player": player})
         return evaluate(tree, Ctx(self, scope))
 
@@ -298,7 +300,7 @@ def _user_function(name, params, tree):
     they repeat (``card(1)``); calls on records (rooms) rarely do, and a key
     for them would cost more than the call.
     """
-    body = compiled(tree)
+    body = budget.calls(compiled(tree), tree)       # counted, and cannot nest forever
     arity = len(params)
 
     def call(ctx, args):

@@ -12,6 +12,7 @@ inline, compound ones push frames. Executors return ``WAIT`` to pause.
 from __future__ import annotations
 
 from ..dsl import ast
+from . import budget
 from .evaluate import Ctx, evaluate
 from .values import RuleError, describe, items_of, plain_copy, seat, truth
 
@@ -24,6 +25,9 @@ def new_thread(frames: list, env: dict) -> dict:
 
 
 def push(game, th: dict, node, **extra) -> None:
+    game.steps -= 1                                    # every loop and call pushes: count here
+    if game.steps < 0 or len(th["frames"]) >= budget.MAX_FRAMES:
+        raise budget.exceeded(game, th, node)
     frame = {"n": game.rules.node_id[id(node)]}
     if extra:
         frame.update(extra)
@@ -34,6 +38,7 @@ def push(game, th: dict, node, **extra) -> None:
 
 def run(game) -> None:
     """Advance every thread until each waits on a decision or the game ends."""
+    budget.reset(game)
     flow = game.state["flow"]
     main = flow["main"]
     while True:
@@ -60,6 +65,7 @@ def run(game) -> None:
 def run_alone(game, th: dict) -> None:
     """Run a side thread to its end; it may not stop for a decision."""
     saved = game.thread
+    budget.reset(game)
     try:
         _run_thread(game, th)
     finally:

@@ -6,7 +6,7 @@ verbs, this module the statements the grammar knows by name.
 from __future__ import annotations
 
 from ..dsl import ast
-from . import machine
+from . import budget, machine
 from .evaluate import Ctx, attribute, evaluate, lookup
 from .values import RuleError, describe, items_of, seat
 
@@ -75,7 +75,7 @@ def augassign(game, ctx: Ctx, node) -> None:
             value = _int(current) + _int(delta)
     else:
         value = _int(current) - _int(delta)
-    _store(game, ctx, node.target, value)
+    _store(game, ctx, node.target, budget.sized(value))
 
 
 def _int(value):
