@@ -110,7 +110,8 @@ def located(game, exc: RuleError, node) -> RuleError:
     where = game.rules.where(node)
     err = RuleError(f"{where}: {exc}" if where else str(exc))
     err.located = True
-    err.position = (node.line, node.col)
+    if not where:                      # a file's position is in the message, not for the caller
+        err.position = (node.line, node.col)
     return err
 
 
