@@ -20,17 +20,17 @@ MAX_STEPS = 1_000_000
 """Steps a game may take between two decisions before it is stopped.
 
 A step is a frame pushed (a block, loop body, branch or procedure run), a
-ruleset function called, or an item a generator walks through. The longest
-stretch of the bundled game between two decisions is a few thousand steps,
-so a million is far beyond real content, yet an endless loop stops within a
-few seconds.
+ruleset function called from inside another (only those can multiply), or
+an item a generator walks through. The bundled game takes at most about
+1,600 steps between two decisions, so a million is far beyond real content,
+yet an endless loop stops within a few seconds.
 """
 
 MAX_FRAMES = 1_000
 """How deep one thread's stack of frames may grow.
 
-Each nested block, loop or ``do`` adds a frame; real flows nest a few dozen
-deep. Only a procedure that calls itself without end grows the stack past
+Each nested block, loop or ``do`` adds a frame; the bundled game nests at
+most 10 deep. Only a procedure that calls itself without end grows the stack past
 a thousand, and a saved game holds every frame.
 """
 
@@ -39,8 +39,9 @@ MAX_CALL_DEPTH = 100
 
 A function call runs on Python's own stack (several Python frames per
 call), whose limit of about a thousand frames is shared with the
-interpreter itself; a hundred nested calls stay well inside it, and no
-rule needs more than a handful.
+interpreter itself; a hundred nested calls stay well inside it, and the
+bundled game nests at most 5. Python running out of stack first (deep
+expressions inside each call) is turned into the same error.
 """
 
 MAX_ITEMS = 100_000
@@ -107,16 +108,18 @@ def calls(body, node):
     """
     def call(ctx):
         game = ctx.game
-        game.steps -= 1
-        if game.depth >= MAX_CALL_DEPTH or game.steps < 0:
-            raise _placed(game, _call_error(game), node)
-        game.depth += 1
+        depth = game.depth
+        if depth:                       # only calls inside calls can multiply: count those
+            game.steps -= 1
+            if depth >= MAX_CALL_DEPTH or game.steps < 0:
+                raise _placed(game, _call_error(game), node)
+        game.depth = depth + 1
         try:
             return body(ctx)
         except RecursionError:          # deep expressions inside shallower calls
             raise _call_error(game) from None
         finally:
-            game.depth -= 1
+            game.depth = depth
     return call
 
 
@@ -142,6 +145,8 @@ def number(value: int) -> int:
 def sized(value):
     """A list, string or number just built, refused if it is beyond its limit."""
     kind = type(value)
+    if kind is int:
+        return value if -_SMALL < value < _SMALL else number(value)
     if kind is list:
         if len(value) > MAX_ITEMS:
             raise RuleError(f"a list of more than {MAX_ITEMS:,} items: does a loop keep growing it?")
@@ -149,8 +154,6 @@ def sized(value):
         if len(value) > MAX_CHARS:
             raise RuleError(f"a string of more than {MAX_CHARS:,} characters: "
                             "does a loop keep growing it?")
-    elif kind is int:
-        return number(value)
     return value
 
 
