@@ -176,8 +176,15 @@ def _plain(value) -> str:
 @click.option("--expansion", "-x", "expansions", multiple=True, help="Apply an expansion (repeatable).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               help="text: compiler-style messages; json: a list of diagnostics.")
-def validate(targets, expansions, fmt):
-    """Load rulesets and report every problem in their content."""
+@click.option("--no-smoke", is_flag=True,
+              help="Skip the short random game per player count that checks the flow runs.")
+def validate(targets, expansions, fmt, no_smoke):
+    """Load rulesets and report every problem in their content.
+
+    Unless --no-smoke, each also plays one short seeded random game per
+    player count (at most 100 decisions), so a flow that crashes or never
+    reaches a decision at the start is reported where it goes wrong.
+    """
     problems: list[Diagnostic] = []
     io_error = False
     for target in targets:
@@ -191,6 +198,13 @@ def validate(targets, expansions, fmt):
         except (CliError, OSError) as exc:
             echo_error(str(exc) if isinstance(exc, CliError) else describe_error(exc))
             io_error = True
+            continue
+        from ..engine.smoke import smoke_problems     # the engine only when a game is played
+        smoke = [] if no_smoke else smoke_problems(rules)
+        if smoke:
+            problems += smoke
+            if fmt == "text":
+                click.echo(render_text(smoke))
             continue
         if fmt == "text":
             click.echo(f"ok: {rules.id} ({len(rules.entities)} records, {_text_count(rules)} effect texts)")

@@ -8,6 +8,7 @@ source of truth for error messages and explanations.
 from __future__ import annotations
 
 from ..dsl import ast
+from . import budget
 from ..model.values import RuleError, Zone, describe, items_of, truth
 
 
@@ -87,6 +88,7 @@ def _generator(node):
         items = items_of(iterable(ctx), ctx.game.state)
         if type(items) is not list:
             raise RuleError(f"'for' needs a list, got {describe(items)}")
+        budget.charge(ctx.game, len(items))            # nested generators multiply
         env = ctx.env
         saved = env.get(var, _MISSING)
         values = []
@@ -122,9 +124,9 @@ def _int(value, op):
 def _plus(a, b):
     ta, tb = type(a), type(b)
     if ta is int and tb is int:
-        return a + b
+        return budget.number(a + b)
     if ta is tb and ta in (list, str):
-        return a + b
+        return budget.sized(a + b)
     raise RuleError(f"cannot add {describe(a)} and {describe(b)}")
 
 
@@ -159,8 +161,8 @@ _BINARY = {
     "in": _member,
     "not in": lambda a, b: not _member(a, b),
     "+": _plus,
-    "-": lambda a, b: _int(a, "-") - _int(b, "-"),
-    "*": lambda a, b: _int(a, "*") * _int(b, "*"),
+    "-": lambda a, b: budget.number(_int(a, "-") - _int(b, "-")),
+    "*": lambda a, b: budget.number(_int(a, "*") * _int(b, "*")),
     "/": lambda a, b: _divide(a, b, "/"),
     "%": lambda a, b: _divide(a, b, "%"),
     "<": lambda a, b: _int(a, "<") < _int(b, "<"),

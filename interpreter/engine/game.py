@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from .. import mechanics
 from ..mechanics.counters import Counters
+from . import budget
 from . import machine, statements  # noqa: F401  (statements fills the machine's table)
 from .compile import compiled
 from ..content.options import resolve_options
@@ -65,6 +66,7 @@ class Game:
             self.functions[name] = _user_function(name, params, tree)
         self.memo: dict = {}       # results of the ruleset's functions while the state stands still
         self.queued: list = []     # programs the running statement asked to run next (never saved)
+        budget.reset(self)         # steps and call depth left (model.budget)
 
     # ------------------------------------------------------------- creating
     @classmethod
@@ -326,6 +328,7 @@ class Game:
         from ..dsl.parser import parse_expression
         tree = parse_expression(text_or_tree) if isinstance(text_or_tree, str) else text_or_tree
         scope = dict(env or {})
+        budget.reset(self)
         scope.setdefault("self", None if player is None else Player(player))
         return evaluate(tree, Ctx(self, scope))
 
@@ -341,7 +344,7 @@ def _user_function(name, params, tree):
     they repeat (``card(1)``); calls on records (rooms) rarely do, and a key
     for them would cost more than the call.
     """
-    body = compiled(tree)
+    body = budget.calls(compiled(tree), tree)       # counted, and cannot nest forever
     arity = len(params)
 
     def call(ctx, args):

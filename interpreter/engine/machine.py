@@ -18,6 +18,7 @@ them is a save like any other.
 from __future__ import annotations
 
 from ..dsl import ast
+from . import budget
 from .evaluate import Ctx, evaluate
 from ..model.values import RuleError, describe, items_of, plain_copy, seat, truth
 
@@ -30,6 +31,9 @@ def new_thread(frames: list, env: dict) -> dict:
 
 
 def push(game, th: dict, node, **extra) -> None:
+    game.steps -= 1                                    # every loop and call pushes: count here
+    if game.steps < 0 or len(th["frames"]) >= budget.MAX_FRAMES:
+        raise budget.exceeded(game, th, node)
     frame = {"n": game.rules.node_id[id(node)]}
     if extra:
         frame.update(extra)
@@ -40,6 +44,7 @@ def push(game, th: dict, node, **extra) -> None:
 
 def run(game) -> None:
     """Advance every thread until each waits on a decision or the game ends."""
+    budget.reset(game)
     flow = game.state["flow"]
     main = flow["main"]
     while True:
@@ -66,6 +71,7 @@ def run(game) -> None:
 def run_alone(game, th: dict) -> None:
     """Run a side thread to its end; it may not stop for a decision."""
     saved = game.thread
+    budget.reset(game)
     try:
         _run_thread(game, th)
     finally:
@@ -110,7 +116,8 @@ def located(game, exc: RuleError, node) -> RuleError:
     where = game.rules.where(node)
     err = RuleError(f"{where}: {exc}" if where else str(exc))
     err.located = True
-    err.position = (node.line, node.col)
+    if not where:                      # a file's position is in the message, not for the caller
+        err.position = (node.line, node.col)
     return err
 
 
@@ -164,6 +171,8 @@ def _push_queued(game, th, stmt) -> None:
     """Push what a statement asked to run (``Game.call``/``Game.schedule``); the first runs first."""
     queued = game.queued[:]
     game.queued.clear()
+    if len(th["frames"]) + len(queued) >= budget.MAX_FRAMES or game.steps < len(queued):
+        raise budget.exceeded(game, th, stmt)          # placed at the statement that called
     for root, env, extra in reversed(queued):
         if env is not None:                    # a program call: its own locals
             th["envs"].append(env)

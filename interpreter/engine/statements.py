@@ -6,6 +6,7 @@ verbs, this module the statements the grammar knows by name.
 from __future__ import annotations
 
 from ..dsl import ast
+from . import budget
 from . import machine
 from .evaluate import Ctx, attribute, evaluate, lookup
 from ..model.values import Effect, Player, RuleError, describe, items_of, seat
@@ -75,7 +76,7 @@ def augassign(game, ctx: Ctx, node) -> None:
             value = _int(current) + _int(delta)
     else:
         value = _int(current) - _int(delta)
-    _store(game, ctx, node.target, value)
+    _store(game, ctx, node.target, budget.sized(value))
 
 
 def _int(value):

@@ -1,6 +1,7 @@
 """General functions of the effect language: counting, comparing, choosing."""
 from __future__ import annotations
 
+from ..model import limits
 from ..model.values import Effect, Grid, Player, Room, RuleError, Side, describe, items_of, seat
 
 
@@ -39,6 +40,7 @@ def inclusive_range(ctx, args):
     a, b = args
     if type(a) is not int or type(b) is not int:
         raise RuleError("range() needs whole numbers")
+    limits.span(a, b)
     return list(range(a, b + 1))
 
 
@@ -123,12 +125,13 @@ def flatten(ctx, args):
     out = []
     for part in _list(args[0], "flatten", ctx):
         out.extend(_list(part, "flatten", ctx))
+        limits.sized(out)
     return out
 
 
 def text(ctx, args):
     """text(A, B, ...): the values written out, separated by spaces (empty ones left out)"""
-    return " ".join(word for word in map(ctx.game.describe, args) if word)
+    return limits.sized(" ".join(word for word in map(ctx.game.describe, args) if word))
 
 
 def get(ctx, args):

@@ -1,0 +1,112 @@
+"""Run-time budgets: content can never hang or exhaust the machine.
+
+Every limit on what effect text may do at run time is here, with the reason
+for its number. The engine calls the helpers below from a few places (the
+machine's ``push``, the operators that build values, ruleset function
+calls); each raises the language's own ``RuleError``, placed at the
+statement or expression that ran out, so the author reads
+``flow.yaml:12:5: no decision after 1,000,000 steps: does a loop never end?``
+instead of a hang, a ``MemoryError`` or a ``RecursionError``.
+
+The limits are module constants read when they are used, so a test may
+lower them (``monkeypatch.setattr(budget, "MAX_STEPS", 1000)``).
+"""
+from __future__ import annotations
+
+from ..dsl import ast
+from ..model.limits import number, sized, span  # noqa: F401  (the size limits, for the engine)
+from ..model.values import RuleError
+
+MAX_STEPS = 1_000_000
+"""Steps a game may take between two decisions before it is stopped.
+
+A step is a frame pushed (a block, loop body, branch or procedure run), a
+ruleset function called from inside another (only those can multiply), or
+an item a generator walks through. The bundled game takes at most about
+1,600 steps between two decisions, so a million is far beyond real content,
+yet an endless loop stops within a few seconds.
+"""
+
+MAX_FRAMES = 1_000
+"""How deep one thread's stack of frames may grow.
+
+Each nested block, loop or ``do`` adds a frame; the bundled game nests at
+most 10 deep. Only a procedure that calls itself without end grows the stack past
+a thousand, and a saved game holds every frame.
+"""
+
+MAX_CALL_DEPTH = 100
+"""How deeply ruleset functions may call one another.
+
+A function call runs on Python's own stack (several Python frames per
+call), whose limit of about a thousand frames is shared with the
+interpreter itself; a hundred nested calls stay well inside it, and the
+bundled game nests at most 5. Python running out of stack first (deep
+expressions inside each call) is turned into the same error.
+"""
+
+
+
+def reset(game) -> None:
+    """A full budget, at the start of each run up to the next decision."""
+    game.steps = MAX_STEPS
+    game.depth = 0
+
+
+def exceeded(game, th: dict, node) -> RuleError:
+    """The error for a ``push`` over budget (too many steps, or a stack too deep), placed.
+
+    A block is placed at the loop that runs it (``while``, ``for each``,
+    ``as``) when that loop is the frame below, else at its first statement.
+    """
+    if game.steps < 0:
+        exc = RuleError(f"no decision after {MAX_STEPS:,} steps: does a loop never end?")
+    else:
+        exc = RuleError(f"more than {MAX_FRAMES:,} blocks running inside one another: "
+                        "does a procedure call itself forever?")
+    if node.__class__ is ast.Block:
+        below = game.rules.nodes[th["frames"][-1]["n"]] if th["frames"] else None
+        node = below if below is not None and below.__class__ is not ast.Block else (node.body or [node])[0]
+    return _placed(game, exc, node)
+
+
+def charge(game, steps: int) -> None:
+    """Count ``steps`` of work done inside one expression (a generator's items)."""
+    game.steps -= steps
+    if game.steps < 0:
+        raise RuleError(f"no decision after {MAX_STEPS:,} steps: does a loop never end?")
+
+
+def calls(body, node):
+    """Wrap a ruleset function's body so that its calls count and cannot nest forever.
+
+    ``node`` is the function's body expression: the error is placed there,
+    since that is where the call that never ends is written.
+    """
+    def call(ctx):
+        game = ctx.game
+        depth = game.depth
+        if depth:                       # only calls inside calls can multiply: count those
+            game.steps -= 1
+            if depth >= MAX_CALL_DEPTH or game.steps < 0:
+                raise _placed(game, _call_error(game), node)
+        game.depth = depth + 1
+        try:
+            return body(ctx)
+        except RecursionError:          # deep expressions inside shallower calls
+            raise _call_error(game) from None
+        finally:
+            game.depth = depth
+    return call
+
+
+def _call_error(game) -> RuleError:
+    if game.steps < 0:
+        return RuleError(f"no decision after {MAX_STEPS:,} steps: does a loop never end?")
+    return RuleError(f"functions called inside one another more than {MAX_CALL_DEPTH} deep: "
+                     "does a function call itself forever?")
+
+
+def _placed(game, exc: RuleError, node) -> RuleError:
+    from .machine import located          # machine imports this module
+    return located(game, exc, node)
