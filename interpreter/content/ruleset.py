@@ -19,6 +19,7 @@ from pathlib import Path
 from .. import mechanics
 from ..diagnostics import ContentError, Diagnostic, did_you_mean
 from ..dsl import ast
+from ..dsl import kinds
 from ..dsl.check import Vocabulary, check
 from ..dsl.explain import explain
 from ..dsl.parser import DslError, parse_expression, parse_program
@@ -32,8 +33,13 @@ MANIFEST = "game.yaml"
 
 # Names every text may use without declaring them.
 BUILTIN_NAMES = ("players", "player_count", "options", "game_over", "winners")
-GRID_ATTRIBUTES = ("row", "col", "name", "item", "empty", "tags", "owner", "grid", "room",
-                   "side", "walled", "across", "boundary", "rows", "cols")
+GRID_ATTRIBUTES = tuple(sorted({name for names in mechanics.grids.ATTRIBUTE_KINDS.values()
+                                for name in names}))
+# What the built-in names and a player's built-in attributes hold (see engine.evaluate).
+BUILTIN_KINDS = {"players": "list of player", "player_count": "number", "game_over": "bool",
+                 "winners": "list of player"}          # options: from the manifest's options
+PLAYER_BUILTIN_KINDS = {"seat": "number", "name": "string", "left": "player", "right": "player",
+                        "neighbours": "list of player", "place": "number or none"}
 
 
 def ruleset_path(name_or_path: str) -> Path:
@@ -123,7 +129,9 @@ class Ruleset:
 
     def vocabulary(self):
         """What effect texts may name (for checking texts given at run time)."""
-        return _vocabulary(self)
+        if self.__dict__.get("_vocabulary") is None:
+            self._vocabulary = _vocabulary(self)
+        return self._vocabulary
 
     def add_nodes(self, tree) -> None:
         """Number the nodes of a text compiled after loading (scenario set-ups)."""
@@ -331,15 +339,70 @@ def _vocabulary(rules: Ruleset) -> Vocabulary:
         attributes |= _record_keys(record)
     for value in rules.constants.values():
         attributes |= _record_keys(value)
-    functions = {name: mechanics.ARITY.get(name) for name in mechanics.FUNCTIONS}
-    functions.update({name: len(params) for name, (params, _) in rules.functions.items()})
-    return Vocabulary(
+    functions = {name: f.signature for name, f in mechanics.FUNCTIONS.items()}
+    for name, (params, _) in rules.functions.items():
+        functions[name] = kinds.Signature(f"{name}({', '.join(params)})", name,
+                                          (kinds.ANY,) * len(params), None, kinds.ANY)
+    vocab = Vocabulary(
         names=set(rules.names), attributes=attributes, counters=set(rules.counters),
         variables=set(rules.vars),
         mine={name for name, (tag, _) in rules.names.items() if tag == "mine"},
         functions=functions,
         procedures={name: len(params) for name, (params, _) in rules.procedures.items()},
-        verbs=mechanics.VERBS)
+        verbs=mechanics.VERBS, user_functions=dict(rules.functions))
+    _declare_kinds(rules, vocab)
+    return vocab
+
+
+def _declare_kinds(rules: Ruleset, vocab: Vocabulary) -> None:
+    """The kind of every declared name, player field, table field and grid attribute."""
+    table_of = {rid: record["table"] for rid, record in rules.entities.items()}.get
+
+    def value(v):
+        return kinds.of_value(v, table_of)
+
+    def zone(spec):
+        z = kinds.Zone(kinds.Record(spec["from"]) if "from" in spec else kinds.ANY)
+        return kinds.Group(z) if "count" in spec else z
+
+    fields = vocab.player_fields
+    fields.update({name: kinds.parse_kind(k) for name, k in PLAYER_BUILTIN_KINDS.items()})
+    fields.update({name: kinds.NUMBER for name in rules.counters})
+    fields.update({name: value(spec.get("default") if isinstance(spec, dict) else spec)
+                   for name, spec in rules.player_vars.items()})
+    fields.update({n: zone(s) for n, s in rules.zones.items() if s.get("per_player")})
+    fields.update({n: kinds.GRID for n, s in rules.grids.items() if s.get("per_player")})
+    names = vocab.kinds
+    names.update({name: kinds.parse_kind(k) for name, k in BUILTIN_KINDS.items()})
+    names["options"] = kinds.Plain(tuple(sorted((name, _option_kind(spec))
+                                                for name, spec in rules.options.items())))
+    names.update({name: value(default) for name, default in rules.vars.items()})
+    names.update({n: zone(s) for n, s in rules.zones.items() if not s.get("per_player")})
+    names.update({n: kinds.GRID for n, s in rules.grids.items() if not s.get("per_player")})
+    names.update({name: value(v) for name, v in rules.constants.items()})
+    names.update({name: kinds.ListOf(kinds.Record(name)) for name in rules.table_specs})
+    names.update({rid: kinds.Record(record["table"]) for rid, record in rules.entities.items()})
+    names.update({name: fields[name] for name in vocab.mine if name in fields})
+    for table, spec in rules.table_specs.items():
+        vocab.tables[table] = {"id": kinds.Record(table), "name": kinds.STRING,
+                               "text": kinds.STRING, "table": kinds.STRING,
+                               **{n: tables.field_kind(f) for n, f in spec.get("fields", {}).items()}}
+    vocab.value_attributes.update({
+        owner: {name: kinds.parse_kind(k) for name, k in attrs.items()}
+        for owner, attrs in mechanics.grids.ATTRIBUTE_KINDS.items()})
+
+
+def _option_kind(spec: dict):
+    """What ``options.NAME`` holds, from the option's declaration (see engine/options.py)."""
+    kind = spec.get("type", "choice")
+    if kind == "bool":
+        return kinds.BOOL
+    if kind == "seats":
+        return kinds.ListOf(kinds.NUMBER)
+    values = spec.get("values") or []
+    item = (kinds.Record(spec["table"]) if "table" in spec
+            else kinds.union(*map(kinds.of_value, values)) if values else kinds.ANY)
+    return kinds.ListOf(item) if kind == "subset" else item
 
 
 def _dict_keys(tree) -> set:
@@ -382,7 +445,7 @@ class _Compiler:
         except DslError as exc:
             self.report(source, path, exc.line, exc.col, exc.code, exc.message, exc.hint, exc.end_col)
             return None
-        self.pending.append((tree, source, path, tuple(params)))
+        self.pending.append((tree, source, path, params))
         return tree
 
     def report(self, source, path, line, col, code, message, hint=None, end_col=None):
@@ -392,7 +455,7 @@ class _Compiler:
 
     def finish(self) -> None:
         """Check names (now that every declaration is known) and number the nodes."""
-        vocab = _vocabulary(self.rules)
+        vocab = self.rules.vocabulary()
         for tree, *_ in self.pending:              # record fields built in the texts
             vocab.attributes |= _dict_keys(tree)
         for tree, source, path, params in self.pending:
@@ -443,7 +506,8 @@ def _compile_views(rules, components, compiler) -> None:
         for name, spec in components.data.get(kind, {}).items():
             if isinstance(spec, dict) and "visible_to" in spec:
                 tree = compiler.parse(spec["visible_to"], components, (kind, name, "visible_to"),
-                                      expression=True, params=("viewer", "owner"))
+                                      expression=True,
+                                      params={"viewer": kinds.PLAYER, "owner": kinds.PLAYER})
                 rules.visibility[f"{kind}:{name}"] = tree
 
 

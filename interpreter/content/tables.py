@@ -16,6 +16,7 @@ note: the value is authored, not printed in the rulebook).
 from __future__ import annotations
 
 from ..diagnostics import did_you_mean
+from ..dsl import kinds
 
 ID_PATTERN = r"^[a-z][a-z0-9_]*$"
 COMMON_FIELDS = {
@@ -73,6 +74,25 @@ def data_schema(table_specs: dict) -> dict:
                        for name, spec in table_specs.items()},
         "additionalProperties": False,
     }
+
+
+_KINDS = {"int": kinds.NUMBER, "string": kinds.STRING, "bool": kinds.BOOL,
+          "effect": kinds.EFFECT, "condition": kinds.ANY, "expr": kinds.ANY}   # read: evaluated
+
+
+def field_kind(spec: dict) -> kinds.Kind:
+    """What the effect language reads from a field declared as ``spec``."""
+    if "record" in spec:
+        return kinds.Plain(tuple(sorted((n, field_kind(s)) for n, s in spec["record"].items())))
+    if "list" in spec:
+        return kinds.ListOf(field_kind(spec["list"]))
+    if "map" in spec:
+        return kinds.Plain(None, field_kind(spec["map"]))
+    if "enum" in spec:
+        return kinds.union(*map(kinds.of_value, spec["enum"]))
+    if "ref" in spec:
+        return kinds.Record(spec["ref"])
+    return _KINDS[spec["type"]]
 
 
 def field_names(fields: dict) -> set:
@@ -187,12 +207,13 @@ def _compile_value(rules, container, fields, key_prefix, src, path, compiler) ->
         value = container[name]
         key = f"{key_prefix}.{name}"
         kind = spec.get("type")
+        this = {"this": kinds.Record(rules.entities[key_prefix.split(".", 1)[0]]["table"])}
         if kind == "effect":
-            tree = compiler.parse(value, src, path + (name,), params=("this",))
+            tree = compiler.parse(value, src, path + (name,), params=this)
             rules.effects[key] = tree
             container[name] = {"effect": key}
         elif kind in ("condition", "expr"):
-            tree = compiler.parse(value, src, path + (name,), expression=True, params=("this",))
+            tree = compiler.parse(value, src, path + (name,), expression=True, params=this)
             rules.expressions[key] = tree
             container[name] = {"expr": key}
         elif "record" in spec and isinstance(value, dict):

@@ -117,6 +117,16 @@ _SIDE_ATTRS = {
 }
 
 
+# What each attribute gives, for the checker (kinds as in signatures; keep in step with the above).
+ATTRIBUTE_KINDS = {
+    "grid": {"rows": "number", "cols": "number", "owner": "player or none"},
+    "room": {"row": "number", "col": "number", "name": "string", "item": "any", "empty": "bool",
+             "tags": "list of string", "owner": "player or none", "grid": "grid"},
+    "side": {"name": "string", "room": "room", "side": "string", "walled": "bool",
+             "across": "room or none", "boundary": "bool"},
+}
+
+
 # ---------------------------------------------------------------- functions
 
 def rooms(ctx, args):
