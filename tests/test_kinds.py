@@ -99,6 +99,12 @@ def test_misuse_is_refused_by_rulebook_dsl(text, line, col, code, message):
     assert f"<dsl>:{line}:{col}: error[{code}]: {message}" in result.output
 
 
+def test_rulebook_dsl_says_what_an_expression_gives():
+    result = CliRunner().invoke(cli, ["dsl", "lairs", "-e", "first(rooms(self.lair))"])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[-1] == "  gives none or a room"
+
+
 @pytest.mark.parametrize("text, line, col, code, message", MISUSE[:4])
 def test_misuse_is_a_content_error_at_load(tmp_path, text, line, col, code, message):
     folder = tmp_path / "lairs"
