@@ -49,8 +49,10 @@ def test_a_zone_passed_to_a_procedure_is_not_copied_by_save_and_load(toy):
 
 def test_content_tables_cannot_be_changed_by_verbs(toy):
     game = Game.new(toy, players=2, seed=1)
+    with pytest.raises(RuleError, match="needs a zone, but cards is a list of cards"):
+        game.execute("shuffle cards")                   # the checker knows, before running
     with pytest.raises(RuleError, match="must be a zone"):
-        game.execute("shuffle cards")
+        game.execute("self.secret = cards\nshuffle self.secret", player=0)  # ...or the verb does
     assert toy.tables["cards"] == ["c1", "c2", "c3", "c4", "c5", "c6"]
 
 

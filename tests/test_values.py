@@ -48,12 +48,17 @@ def test_a_record_may_use_any_key(parked):
 
 
 def test_a_record_literal_cannot_forge_a_player(parked):
-    with pytest.raises(RuleError, match="expected a player"):
+    with pytest.raises(RuleError, match="needs a player"):           # seen by the checker...
         parked.execute('as {"player": 1}: gain 1 points')
+    # ...and refused at run time where the kind cannot be known (secret is declared null)
+    parked.execute('self.secret = {"player": 1, "zone": "deck"}', player=0)
+    with pytest.raises(RuleError, match="expected a player"):
+        parked.execute("as players[1].secret: gain 1 points")
     with pytest.raises(RuleError, match="has no 'points'"):
-        parked.evaluate('{"player": 0}.points')
+        parked.evaluate("players[1].secret.points")
     with pytest.raises(RuleError, match="must be a zone"):
-        parked.execute('shuffle {"zone": "deck"}')
+        parked.execute("shuffle players[1].secret")
+    assert parked.evaluate("players[1].points") == 0
 
 
 def test_the_tag_key_is_reserved_in_effect_text():

@@ -229,7 +229,8 @@ def _text_count(rules) -> int:
 @click.option("--expression", "-e", is_flag=True, help="Read TEXT as one expression.")
 def dsl(game, text, expression):
     """Check effect-language TEXT against a game and say it in plain words."""
-    from ..dsl.check import check
+    from ..dsl import ast
+    from ..dsl.check import check, kind_of
     from ..dsl.explain import explain
     from ..dsl.parser import DslError, parse_expression, parse_program
     rules = load(game)
@@ -245,6 +246,8 @@ def dsl(game, text, expression):
         _dsl_fail(text, [Diagnostic(p.code, p.message, "<dsl>", *p.span(), p.hint)
                          for p in problems])
     click.echo(explain(tree))
+    if not isinstance(tree, ast.Block):                 # an expression: say what it gives
+        click.echo(f"  gives {kind_of(tree, rules.vocabulary())}")
 
 
 def _as_expression(text, parse_expression, error):

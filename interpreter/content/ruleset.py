@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import re
 import os
 import stat
 from dataclasses import dataclass
@@ -22,10 +23,11 @@ from pathlib import Path, PurePosixPath
 from .. import mechanics
 from ..diagnostics import ContentError, Diagnostic, did_you_mean
 from ..dsl import ast
+from ..dsl import kinds
 from ..dsl.check import Vocabulary, check
 from ..dsl.explain import explain
 from ..dsl.parser import DslError, parse_expression, parse_program
-from ..mechanics.seats import BUILTINS, PLAYER_ATTRIBUTES
+from ..mechanics.seats import BUILTIN_KINDS, BUILTINS, PLAYER_ATTRIBUTE_KINDS, PLAYER_ATTRIBUTES
 from .options import default_problems
 from . import tables
 from .bundled import MANIFEST, RULESETS, available, ruleset_path  # noqa: F401 (re-exported)
@@ -77,11 +79,23 @@ NAME_CODES = {"unknown-name", "dsl-unknown-name", "dsl-unknown-attribute", "dsl-
               "dsl-unknown-function", "dsl-unknown-verb", "dsl-procedure-call"}
 
 
+_MISSING_FIELD = re.compile(r"which has no '(\w+)'$")
+
+
 def _once_per_name(diags: list) -> list:
-    """Diagnostics with an unknown name reported once, listing its other uses in the hint."""
+    """Diagnostics with an unknown name reported once, listing its other uses in the hint.
+
+    A kind error that only says something has no field of that name (a player
+    with no 'mvo') is the same typo seen from another side: it joins the group.
+    """
+    unknown = {re.search(r"'(\w+)'", d.message).group(1): (d.code, d.message)
+               for d in diags if d.code in NAME_CODES and re.search(r"'(\w+)'", d.message)}
     groups: dict = {}
     for diag in diags:
         key = (diag.code, diag.message) if diag.code in NAME_CODES else id(diag)
+        missing = _MISSING_FIELD.search(diag.message) if diag.code == "dsl-kind" else None
+        if missing and missing.group(1) in unknown:
+            key = unknown[missing.group(1)]
         groups.setdefault(key, []).append(diag)
     out = []
     for first, *others in groups.values():
@@ -138,7 +152,9 @@ class Ruleset:
 
     def vocabulary(self):
         """What effect texts may name (for checking texts given at run time)."""
-        return _vocabulary(self)
+        if self.__dict__.get("_vocabulary") is None:
+            self._vocabulary = _vocabulary(self)
+        return self._vocabulary
 
     def add_nodes(self, tree) -> None:
         """Number the nodes of a text compiled after loading (scenario set-ups)."""
@@ -414,7 +430,7 @@ def _check_declared_names(rules, manifest: Source, components: Source, problems:
 def _vocabulary(rules: Ruleset) -> Vocabulary:
     attributes = set(rules.player_components) | set(PLAYER_ATTRIBUTES) | {"id"}
     for kind in mechanics.COMPONENTS.values():
-        attributes |= set(kind.attributes)
+        attributes |= {name for names in kind.attributes.values() for name in names}
     attributes |= set(rules.options)
     for spec in rules.table_specs.values():
         attributes |= tables.field_names(spec.get("fields", {}))
@@ -422,16 +438,64 @@ def _vocabulary(rules: Ruleset) -> Vocabulary:
         attributes |= _record_keys(record)
     for value in rules.constants.values():
         attributes |= _record_keys(value)
-    functions = {name: mechanics.ARITY.get(name) for name in mechanics.FUNCTIONS}
-    functions.update({name: len(params) for name, (params, _) in rules.functions.items()})
-    return Vocabulary(
+    functions = {name: f.signature for name, f in mechanics.FUNCTIONS.items()}
+    for name, (params, _) in rules.functions.items():
+        functions[name] = kinds.Signature(f"{name}({', '.join(params)})", name,
+                                          (kinds.ANY,) * len(params), None, kinds.ANY)
+    vocab = Vocabulary(
         names=set(rules.names), attributes=attributes, counters=set(rules.counters),
         variables=set(rules.vars),
         mine={name for name, (tag, _) in rules.names.items() if tag == "mine"},
         functions=functions,
         procedures={name: len(params) for name, (params, _) in rules.procedures.items()},
-        verbs=mechanics.VERBS,
+        verbs=mechanics.VERBS, user_functions=dict(rules.functions),
         hooks={name: spec.get("names", []) for name, spec in rules.hooks.items()})
+    _declare_kinds(rules, vocab)
+    return vocab
+
+
+def _declare_kinds(rules: Ruleset, vocab: Vocabulary) -> None:
+    """The kind of every declared name, player field, table field and grid attribute."""
+    table_of = {rid: record["table"] for rid, record in rules.entities.items()}.get
+
+    def value(v):
+        return kinds.of_value(v, table_of)
+
+    fields = vocab.player_fields
+    fields.update({name: kinds.parse_kind(k) for name, k in PLAYER_ATTRIBUTE_KINDS.items()})
+    names = vocab.kinds
+    names.update({name: kinds.parse_kind(k) for name, k in BUILTIN_KINDS.items()})
+    names["options"] = kinds.Plain(tuple(sorted((name, _option_kind(spec))
+                                                for name, spec in rules.options.items())))
+    for section, kind in mechanics.COMPONENTS.items():      # each kind says what its names hold
+        for name, spec in rules.declared[section].items():
+            (fields if kind.per_player(spec) else names)[name] = kind.language_kind(spec, value)
+    names.update({name: kinds.union(kinds.PLAYER, kinds.NONE) for name in rules.scripted_seats})
+    names.update({name: value(v) for name, v in rules.constants.items()})
+    names.update({name: kinds.ListOf(kinds.Record(name)) for name in rules.table_specs})
+    names.update({rid: kinds.Record(record["table"]) for rid, record in rules.entities.items()})
+    names.update({name: fields[name] for name in vocab.mine if name in fields})
+    for table, spec in rules.table_specs.items():
+        vocab.tables[table] = {"id": kinds.Record(table), "name": kinds.STRING,
+                               "text": kinds.STRING, "table": kinds.STRING,
+                               **{n: tables.field_kind(f) for n, f in spec.get("fields", {}).items()}}
+    for kind in mechanics.COMPONENTS.values():
+        vocab.value_attributes.update({
+            owner: {name: kinds.parse_kind(k) for name, k in attrs.items()}
+            for owner, attrs in kind.attributes.items()})
+
+
+def _option_kind(spec: dict):
+    """What ``options.NAME`` holds, from the option's declaration (see engine/options.py)."""
+    kind = spec.get("type", "choice")
+    if kind == "bool":
+        return kinds.BOOL
+    if kind == "seats":
+        return kinds.ListOf(kinds.NUMBER)
+    values = spec.get("values") or []
+    item = (kinds.Record(spec["table"]) if "table" in spec
+            else kinds.union(*map(kinds.of_value, values)) if values else kinds.ANY)
+    return kinds.ListOf(item) if kind == "subset" else item
 
 
 def _dict_keys(tree) -> set:
@@ -474,7 +538,7 @@ class _Compiler:
         except DslError as exc:
             self.report(source, path, exc.line, exc.col, exc.code, exc.message, exc.hint, exc.end_col)
             return None
-        self.pending.append((tree, source, path, tuple(params)))
+        self.pending.append((tree, source, path, params))
         return tree
 
     def report(self, source, path, line, col, code, message, hint=None, end_col=None):
@@ -484,7 +548,7 @@ class _Compiler:
 
     def finish(self) -> None:
         """Check names (now that every declaration is known) and number the nodes."""
-        vocab = _vocabulary(self.rules)
+        vocab = self.rules.vocabulary()
         for tree, *_ in self.pending:              # record fields built in the texts
             vocab.attributes |= _dict_keys(tree)
         for tree, source, path, params in self.pending:
@@ -579,7 +643,8 @@ def _compile_views(rules, components, compiler) -> None:
                     tree = shared[text]
                 else:
                     tree = compiler.parse(text, components, (kind, name, "visible_to"),
-                                          expression=True, params=("viewer", "owner"))
+                                          expression=True,
+                                          params={"viewer": kinds.PLAYER, "owner": kinds.PLAYER})
                     if isinstance(text, str):
                         shared[text] = tree
                 rules.visibility[f"{kind}:{name}"] = tree

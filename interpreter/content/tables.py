@@ -20,6 +20,7 @@ import re
 
 from ..diagnostics import did_you_mean
 from ..model.values import TAG, Condition, Effect
+from ..dsl import kinds
 
 ID_PATTERN = r"^[a-z][a-z0-9_]*$"
 COMMON_FIELDS = {
@@ -81,6 +82,26 @@ def data_schema(table_specs: dict) -> dict:
                        for name, spec in table_specs.items()},
         "additionalProperties": False,
     }
+
+
+_KINDS = {"int": kinds.NUMBER, "string": kinds.STRING, "bool": kinds.BOOL,
+          "effect": kinds.EFFECT, "condition": kinds.ANY, "expr": kinds.ANY,   # read: evaluated
+          "handlers": kinds.Plain(None, kinds.EFFECT), "modifiers": kinds.Plain(None, kinds.ANY)}
+
+
+def field_kind(spec: dict) -> kinds.Kind:
+    """What the effect language reads from a field declared as ``spec``."""
+    if "record" in spec:
+        return kinds.Plain(tuple(sorted((n, field_kind(s)) for n, s in spec["record"].items())))
+    if "list" in spec:
+        return kinds.ListOf(field_kind(spec["list"]))
+    if "map" in spec:
+        return kinds.Plain(None, field_kind(spec["map"]))
+    if "enum" in spec:
+        return kinds.union(*map(kinds.of_value, spec["enum"]))
+    if "ref" in spec:
+        return kinds.Record(spec["ref"])
+    return _KINDS[spec["type"]]
 
 
 def field_names(fields: dict) -> set:
@@ -268,8 +289,9 @@ def _compile_handlers(rules, rid, handlers, src, path, compiler) -> dict:
             compiler.problems.add("unknown-hook", f"'{point}' is not a declared hook point", src,
                                   path + (point,), key=True, hint=did_you_mean(point, list(rules.hooks)))
             continue
-        names = tuple(rules.hooks[point].get("names", []))
-        tree = compiler.parse(text, src, path + (point,), params=("this",) + names)
+        names = {name: kinds.ANY for name in rules.hooks[point].get("names", [])}
+        this = kinds.Record(rules.entities[rid]["table"])
+        tree = compiler.parse(text, src, path + (point,), params={"this": this, **names})
         key = f"{rid}.{path[-1]}.{point}"
         rules.effects[key] = tree
         rules.handlers.setdefault(rid, {})[point] = key
@@ -287,7 +309,8 @@ def _compile_modifiers(rules, rid, field, mods, src, path, compiler) -> dict:
                                   hint=did_you_mean(key, list(rules.modifier_keys)))
             continue
         if isinstance(value, str):
-            tree = compiler.parse(value, src, path + (key,), expression=True, params=("this",))
+            this = kinds.Record(rules.entities[rid]["table"])
+            tree = compiler.parse(value, src, path + (key,), expression=True, params={"this": this})
             name = f"{rid}.{field}.{key}"
             rules.expressions[name] = tree
             value = Condition(name)
@@ -305,12 +328,13 @@ def _compile_value(rules, container, fields, key_prefix, src, path, compiler) ->
         kind = spec.get("type")
         if kind in ("handlers", "modifiers"):          # compiled by compile_fields
             continue
+        this = {"this": kinds.Record(rules.entities[key_prefix.split(".", 1)[0]]["table"])}
         if kind == "effect":
-            tree = compiler.parse(value, src, path + (name,), params=("this",))
+            tree = compiler.parse(value, src, path + (name,), params=this)
             rules.effects[key] = tree
             container[name] = Effect(key)
         elif kind in ("condition", "expr"):
-            tree = compiler.parse(value, src, path + (name,), expression=True, params=("this",))
+            tree = compiler.parse(value, src, path + (name,), expression=True, params=this)
             rules.expressions[key] = tree
             container[name] = Condition(key)
         elif "record" in spec and isinstance(value, dict):

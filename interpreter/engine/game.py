@@ -61,7 +61,7 @@ class Game:
         self.table_keys = ["players"] + [k for k in state if k in _COMPONENT_KEYS]   # for snapshots
         self.counters = Counters(self)
         self.verbs = mechanics.VERBS
-        self.functions = dict(mechanics.FUNCTIONS)
+        self.functions = {name: f.fn for name, f in mechanics.FUNCTIONS.items()}
         for name, (params, tree) in rules.functions.items():
             self.functions[name] = _user_function(name, params, tree)
         self.memo: dict = {}       # results of the ruleset's functions while the state stands still

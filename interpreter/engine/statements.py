@@ -130,7 +130,7 @@ def call(game, ctx: Ctx, node) -> None:
     verb = game.verbs[node.verb]
     if node.arg is None:
         arg = None
-    elif verb.arg == "program":
+    elif verb.takes_program:
         arg = program(game, ctx, node.arg)
     else:
         arg = evaluate(node.arg, ctx)

@@ -3,33 +3,68 @@
 Mechanics are generic (zones of cards, counters, grids with walls, tracks,
 graphs); a ruleset composes them by name. These tables are the contents
 page: ``COMPONENTS`` the sections of a components file (each one module,
-see ``component.ComponentKind``), ``VERBS`` the statement verbs with the
-words they take, ``FUNCTIONS`` the functions, so the checker can reject a
-misspelled verb or keyword at load time.
+see ``component.ComponentKind``), ``VERBS`` the statement verbs and
+``FUNCTIONS`` the functions, each with its signature written once (see
+``dsl/kinds.py`` for how): the checker reads arity and kinds from it, the
+explainer and the docs read the same text.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from ..dsl.kinds import PROGRAM, Signature, VerbSignature, parse_signature, parse_verb
+from ..model.values import Grid, Room, Side, Track
 from . import core, counters, graphs, grids, programs, seats, tracks, variables, zones
-from ..model.values import Grid, GraphRef, Room, Side, Track
 
 
-@dataclass(frozen=True)
 class Verb:
-    """A statement verb: ``NAME [arg] [keyword expr]...``.
+    """A statement verb, ``run(ctx, arg, keywords)``, and its signature
+    (``"move number or id from zone to zone"``: the value, then each keyword
+    and the kind it takes; keywords in brackets may be left out).
 
-    ``run(ctx, arg, keywords)`` runs inline; a verb that runs other programs
-    asks ``ctx.game.call``/``schedule`` and, if it scheduled a frame of its
-    own, ``resume(game, thread, frame, node)`` carries that frame on.
+    A verb that runs other programs asks ``ctx.game.call``/``schedule``; if it
+    scheduled a frame of its own, ``resume(game, thread, frame, node)``
+    carries that frame on. A verb whose value is a ``program`` is given it
+    as ``(root, locals)``: a procedure call or a record's effect.
     """
-    run: object
-    arg: bool | str = True         # a first value; "program": a procedure call or an effect;
-                                   # "hook": a declared hook point's name, as a string
-    keywords: tuple = ()           # allowed keywords ("to", "from", ...)
-    required: tuple = ()           # keywords that must be given
-    summary: str = ""
-    resume: object = None
+
+    __slots__ = ("run", "signature", "resume")
+
+    def __init__(self, run, signature: str, resume=None):
+        self.run = run
+        self.signature: VerbSignature = parse_verb(signature)
+        self.resume = resume
+
+    @property
+    def arg(self) -> bool:
+        return self.signature.arg is not None
+
+    @property
+    def takes_program(self) -> bool:
+        return self.signature.arg == PROGRAM
+
+    @property
+    def keywords(self) -> tuple:
+        return tuple(word for word, _, _ in self.signature.keywords)
+
+    @property
+    def required(self) -> tuple:
+        return tuple(word for word, _, needed in self.signature.keywords if needed)
+
+    @property
+    def summary(self) -> str:
+        return self.signature.text
+
+
+class Function:
+    """A function, called as ``fn(ctx, args)``, and its signature (``"count(list) -> number"``)."""
+
+    __slots__ = ("fn", "signature")
+
+    def __init__(self, fn, signature: str):
+        self.fn = fn
+        self.signature: Signature = parse_signature(signature)
+
+    def __call__(self, ctx, args):
+        return self.fn(ctx, args)
 
 
 # Each component kind: its section of components.yaml -> how the engine treats it.
@@ -53,80 +88,63 @@ ATTRIBUTES = {
 
 VERBS = {
     # zones of cards
-    "shuffle": Verb(zones.shuffle, summary="shuffle ZONE"),
-    "move": Verb(zones.move, keywords=("from", "to"), required=("from", "to"),
-                 summary="move N|ID from ZONE to ZONE"),
-    "arrange": Verb(zones.arrange, keywords=("to",), required=("to",),
-                    summary="arrange ZONE to [IDS]"),
-    "split": Verb(zones.split, keywords=("into",), required=("into",),
-                  summary="split ZONE into GROUP"),
-    # tracks
-    "advance": Verb(tracks.advance, keywords=("by",), required=("by",),
-                    summary="advance TRACK by N"),
+    "shuffle": Verb(zones.shuffle, "shuffle zone"),
+    "move": Verb(zones.move, "move number or id from zone to zone"),
+    "arrange": Verb(zones.arrange, "arrange zone to list"),
+    "split": Verb(zones.split, "split zone into group"),
     # grids
-    "put": Verb(grids.put, keywords=("at",), required=("at",), summary="put ITEM at ROOM"),
-    "wall": Verb(grids.wall, summary="wall SIDE"),
-    # running other programs
-    "do": Verb(programs.do, arg="program", keywords=("with",),
-               summary="do PROCEDURE(ARGS) | do EFFECT [with RECORD]"),
-    "signal": Verb(programs.signal, arg="hook", keywords=("with",), resume=programs.resume_chain,
-                   summary='signal "HOOK POINT" [with RECORD]'),
+    "put": Verb(grids.put, "put any at room"),
+    "wall": Verb(grids.wall, "wall side"),
+    # tracks
+    "advance": Verb(tracks.advance, "advance track by number"),
+    # running other programs: a procedure call or a record's effect; hook points
+    "do": Verb(programs.do, "do program [with record]"),
+    "signal": Verb(programs.signal, "signal hook [with record]", resume=programs.resume_chain),
 }
 
 FUNCTIONS = {
     # general
-    "count": core.count,
-    "sum": core.total,
-    "max": core.largest,
-    "min": core.smallest,
-    "range": core.inclusive_range,
-    "abs": core.absolute,
-    "first": core.first,
-    "any": core.any_of,
-    "all": core.all_of,
-    "unique": core.unique,
-    "keys": core.keys,
-    "with_most": core.with_most,
-    "with_least": core.with_least,
-    "headroom": core.headroom,
-    "effect": core.effect,
-    "list": core.as_list,
-    "flatten": core.flatten,
-    "text": core.text,
-    "get": core.get,
+    "count": Function(core.count, "count(list) -> number"),
+    "sum": Function(core.total, "sum(list of number) -> number"),
+    "max": Function(core.largest, "max(list of number or number, number...) -> number or none"),
+    "min": Function(core.smallest, "min(list of number or number, number...) -> number or none"),
+    "range": Function(core.inclusive_range, "range(number, number) -> list of number"),
+    "abs": Function(core.absolute, "abs(number) -> number"),
+    "first": Function(core.first, "first(list of K) -> K or none"),
+    "any": Function(core.any_of, "any(list) -> bool"),
+    "all": Function(core.all_of, "all(list) -> bool"),
+    "unique": Function(core.unique, "unique(list of K) -> list of K"),
+    "keys": Function(core.keys, "keys(record) -> list of string"),
+    "with_most": Function(core.with_most, "with_most(list of K, list of number) -> list of K"),
+    "with_least": Function(core.with_least, "with_least(list of K, list of number) -> list of K"),
+    "headroom": Function(core.headroom, "headroom(player, string) -> number"),
+    "effect": Function(core.effect, "effect(id, string) -> effect"),
+    "list": Function(core.as_list, "list(list of K) -> list of K"),
+    "flatten": Function(core.flatten, "flatten(list of list of K) -> list of K"),
+    "text": Function(core.text, "text(any...) -> string"),
+    "get": Function(core.get, "get(any, string, any) -> any"),
     # seats and programs
-    "turn_order": seats.turn_order,
-    "next_player": seats.next_player,
-    "modifier": programs.modifier,
+    "turn_order": Function(seats.turn_order, "turn_order(player) -> list of player"),
+    "next_player": Function(seats.next_player, "next_player(player) -> player"),
+    "modifier": Function(programs.modifier, "modifier(player, string) -> number"),
     # zones
-    "top": zones.top,
+    "top": Function(zones.top, "top(zone of K) -> K or none"),
+    # grids (a room stands for its grid where a grid is asked for)
+    "rooms": Function(grids.rooms, "rooms(grid or room) -> list of room"),
+    "row": Function(grids.row, "row(grid or room, number) -> list of room"),
+    "column": Function(grids.column, "column(grid or room, number) -> list of room"),
+    "room": Function(grids.room, "room(grid or room, number, number) -> room"),
+    "tagged": Function(grids.tagged, "tagged(grid or room, string) -> list of room"),
+    "sides": Function(grids.sides, "sides(room) -> list of side"),
+    "adjacent": Function(grids.adjacent, "adjacent(room) -> list of room"),
+    "side": Function(grids.side, "side(room, string) -> side"),
+    "neighbours": Function(grids.neighbours, "neighbours(room) -> list of room"),
+    "reachable": Function(grids.reachable, "reachable(room) -> list of room"),
+    "walls": Function(grids.walls, "walls(grid or room) -> list of side"),
     # tracks and graphs
-    "reading": tracks.reading,
-    "linked": graphs.linked,
-    "degree": graphs.degree,
-    "components": graphs.components,
-    "reach": graphs.reach,
-    # grids
-    "rooms": grids.rooms,
-    "row": grids.row,
-    "column": grids.column,
-    "room": grids.room,
-    "tagged": grids.tagged,
-    "sides": grids.sides,
-    "adjacent": grids.adjacent,
-    "side": grids.side,
-    "neighbours": grids.neighbours,
-    "reachable": grids.reachable,
-    "walls": grids.walls,
-}
-
-
-# How many values each function takes (absent: any number), checked at load.
-ARITY = {
-    "count": 1, "sum": 1, "range": 2, "abs": 1, "first": 1, "any": 1, "all": 1, "unique": 1,
-    "keys": 1, "with_most": 2, "with_least": 2, "headroom": 2, "effect": 2, "list": 1,
-    "flatten": 1, "get": 3, "top": 1, "rooms": 1, "row": 2, "column": 2, "room": 3,
-    "tagged": 2, "sides": 1, "adjacent": 1, "side": 2, "neighbours": 1, "reachable": 1,
-    "walls": 1, "turn_order": 1, "next_player": 1, "modifier": 2, "reading": 2, "linked": 2,
-    "degree": 2, "components": 2, "reach": 3,
+    "reading": Function(tracks.reading, "reading(track, string) -> any"),
+    "linked": Function(graphs.linked, "linked(graph, id) -> list of id"),
+    "degree": Function(graphs.degree, "degree(graph, id) -> number"),
+    "components": Function(graphs.components, "components(graph, list of id) -> list of list of id"),
+    "reach": Function(graphs.reach, "reach(graph, id, list of id) -> list of id"),
 }

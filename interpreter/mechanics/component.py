@@ -10,9 +10,10 @@ with one of these and one line in the registry.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
 
+from ..dsl.kinds import ANY
 from ..model.values import to_plain
 
 HIDDEN = object()        # a view function's answer for "this viewer sees nothing of it"
@@ -29,6 +30,8 @@ class ComponentKind:
     ``can_see(name, owner)`` reads the declared ``visible_to``);
     ``draw(rules, name, spec, shown, name_of)`` lines for a terminal;
     ``check(rules, name, spec, problems, source)`` load-time checks;
+    ``language_kind(spec, of_value)`` the kind (dsl.kinds) the checker gives its
+    name, ``of_value`` giving the kind of a plain value;
     ``prepare(rules, name, spec)`` what is built once at load, kept in
     ``rules.prepared[name]`` (a graph). A kind with no ``state_key`` holds no state.
     """
@@ -40,9 +43,10 @@ class ComponentKind:
     value: Callable
     view: Callable
     draw: Callable | None = None
-    attributes: tuple = ()           # attribute names its values have
+    attributes: dict = field(default_factory=dict)   # value kind -> {attribute: its kind}
     check: Callable | None = None
     prepare: Callable | None = None
+    language_kind: Callable = lambda spec, value_kind: ANY   # (spec, of_value) -> its name's Kind
     summary: str = ""
 
     def per_player(self, spec) -> bool:

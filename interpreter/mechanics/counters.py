@@ -10,6 +10,7 @@ after every gain, even in the middle of an effect.
 from __future__ import annotations
 
 from ..model.values import Player, RuleError
+from ..dsl.kinds import NUMBER
 from .component import ComponentKind, visible_plain
 
 
@@ -122,4 +123,5 @@ KIND = ComponentKind(
     new=lambda spec, rules: spec.get("start", 0),
     value=lambda ctx, name, owner: ctx.game.state["players"][owner]["counters"][name],
     view=visible_plain,
+    language_kind=lambda spec, of_value: NUMBER,
     summary="Numbers every player holds, by name.")

@@ -15,6 +15,7 @@ from __future__ import annotations
 import networkx as nx
 
 from ..model.values import GraphRef, RuleError, describe
+from ..dsl.kinds import GRAPH
 from .component import HIDDEN, ComponentKind
 
 
@@ -140,4 +141,5 @@ KIND = ComponentKind(
     view=lambda game, name, spec, data, viewer, owner, can_see: HIDDEN,   # data, not state
     check=check,
     prepare=build,
+    language_kind=lambda spec, of_value: GRAPH,
     summary="Nodes and edges between records, by name (borders, links).")

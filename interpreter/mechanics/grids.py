@@ -10,6 +10,7 @@ from __future__ import annotations
 import networkx as nx
 
 from ..model.values import Grid, Player, Room, RuleError, Side, describe
+from ..dsl.kinds import GRID
 from .component import ComponentKind, visible_plain
 
 _STEP = {"n": (-1, 0), "s": (1, 0), "w": (0, -1), "e": (0, 1)}
@@ -128,6 +129,16 @@ _SIDE_ATTRS = {
     "walled": _walled,
     "across": _across,
     "boundary": lambda ctx, side: _across(ctx, side) is None,
+}
+
+
+# What each attribute gives, for the checker (kinds as in signatures; keep in step with the above).
+ATTRIBUTE_KINDS = {
+    "grid": {"rows": "number", "cols": "number", "owner": "player or none"},
+    "room": {"row": "number", "col": "number", "name": "string", "item": "any", "empty": "bool",
+             "tags": "list of string", "owner": "player or none", "grid": "grid"},
+    "side": {"name": "string", "room": "room", "side": "string", "walled": "bool",
+             "across": "room or none", "boundary": "bool"},
 }
 
 
@@ -277,9 +288,6 @@ def new_data() -> dict:
 
 # ---------------------------------------------------------------- the component kind
 
-ATTRIBUTES = ("row", "col", "name", "item", "empty", "tags", "owner", "grid", "room",
-              "side", "walled", "across", "boundary", "rows", "cols")
-
 SCHEMA = {'description': 'A rectangular sheet of rooms, rows and columns numbered from 1.',
  'type': 'object',
  'required': ['rows', 'cols'],
@@ -311,5 +319,6 @@ KIND = ComponentKind(
     new=lambda spec, rules: new_data(),
     value=lambda ctx, name, owner: Grid(name, owner),
     view=visible_plain,
-    attributes=ATTRIBUTES,
+    attributes=ATTRIBUTE_KINDS,
+    language_kind=lambda spec, of_value: GRID,
     summary="Rectangular sheets of rooms, by name.")

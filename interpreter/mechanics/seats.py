@@ -31,6 +31,11 @@ BUILTINS = {
 }
 
 
+# What each built-in name holds (options: from the manifest's options).
+BUILTIN_KINDS = {"players": "list of player", "seats": "list of player", "player_count": "number",
+                 "game_over": "bool", "winners": "list of player"}
+
+
 # ---------------------------------------------------------------- player attributes
 
 def _neighbour(i: int, step: int, ctx):
@@ -61,6 +66,11 @@ PLAYER_ATTRIBUTES = {
     "place": _place,                                          # once the game is over
     "scripted": lambda i, ctx: i >= ctx.game.people,
 }
+
+
+PLAYER_ATTRIBUTE_KINDS = {"seat": "number", "name": "string", "left": "player or none",
+                          "right": "player or none", "neighbours": "list of player",
+                          "place": "number or none", "scripted": "bool"}
 
 
 # ---------------------------------------------------------------- functions

@@ -15,6 +15,7 @@ or of the nearest space to its left that has it (an income track).
 from __future__ import annotations
 
 from ..model.values import Player, RuleError, Track, describe
+from ..dsl.kinds import TRACK
 from .component import ComponentKind, visible_plain
 
 
@@ -159,6 +160,8 @@ KIND = ComponentKind(
     new=lambda spec, rules: spec.get("start", 0),
     value=lambda ctx, name, owner: Track(name, owner),
     view=visible_plain,
-    attributes=("position", "space", "last", "owner"),
+    attributes={"track": {"position": "number", "space": "id or none", "last": "number",
+                          "owner": "player or none"}},
     check=check,
+    language_kind=lambda spec, of_value: TRACK,
     summary="Rows of spaces a marker moves along, by name (per player unless per_player: false).")

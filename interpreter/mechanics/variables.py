@@ -26,6 +26,7 @@ PLAYER_VARS = ComponentKind(
     new=lambda spec, rules: copy.deepcopy(spec.get("default") if isinstance(spec, dict) else spec),
     value=lambda ctx, name, owner: ctx.game.state["players"][owner]["vars"][name],
     view=visible_plain,
+    language_kind=lambda spec, of_value: of_value(spec.get("default") if isinstance(spec, dict) else spec),
     summary="Values every player holds, by name.")
 
 TABLE_VARS = ComponentKind(
@@ -33,4 +34,5 @@ TABLE_VARS = ComponentKind(
     new=lambda spec, rules: copy.deepcopy(spec),
     value=lambda ctx, name, owner: ctx.game.state["vars"][name],
     view=lambda game, name, spec, data, viewer, owner, can_see: to_plain(data),   # public
+    language_kind=lambda spec, of_value: of_value(spec),
     summary="Values of the whole game, by name, with their starting value.")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..model import rng
 from ..model.values import RuleError, Zone, describe, items_of, to_plain, zone_list
+from ..dsl import kinds
 from .component import ComponentKind
 
 
@@ -104,6 +105,12 @@ def new_zone(spec: dict, rules):
     return list(rules.tables[spec["from"]]) if "from" in spec else []
 
 
+def language_kind(spec: dict):
+    """A zone of its table's records (anything without ``from``), or a numbered group of them."""
+    zone = kinds.Zone(kinds.Record(spec["from"]) if "from" in spec else kinds.ANY)
+    return kinds.Group(zone) if "count" in spec else zone
+
+
 def view(game, name, spec, cards, viewer, owner, can_see):
     """Cards, a count, the top card, or the top card's shown fields, as declared."""
     if cards and type(cards[0]) is list:                     # a numbered group
@@ -160,4 +167,5 @@ KIND = ComponentKind(
     new=new_zone,
     value=lambda ctx, name, owner: Zone(name, owner),
     view=view,
+    language_kind=lambda spec, of_value: language_kind(spec),
     summary="Piles, hands, rows and decks, by name.")
