@@ -266,7 +266,25 @@ class Game:
                 to = None if me is None else [me.seat]
         self.state["log"].append({"text": text, "to": to})
 
+    def guard(self, owner: int | None, what: str) -> None:
+        """Refuse, inside ``simultaneously``, a change to another seat's data.
+
+        While players choose at once, each sees only their own sheet live;
+        a change one thread made to another player's data would show to that
+        player before all answers are in, so it is a rule error (write it on
+        the acting player and settle it after the block).
+        """
+        th = self.thread
+        if owner is None or th is None or not self.state["flow"]["threads"]:
+            return
+        me = th["envs"][0]["self"]
+        if me is not None and me.seat != owner and any(t is th for t in self.state["flow"]["threads"]):
+            raise RuleError(f"inside 'simultaneously', {self.seat_name(me.seat)}'s turn cannot "
+                            f"change {self.seat_name(owner)}'s {what}: others must not see it "
+                            "before all have chosen (note it on the acting player, settle it after)")
+
     def set_player_value(self, i: int, name: str, value) -> None:
+        self.guard(i, name)
         data = self.state["players"][i]
         if name in data["counters"]:
             if type(value) is not int:

@@ -22,6 +22,7 @@ class Counters:
         self.defs = game.rules.counters
 
     def _section(self, i: int, name: str) -> dict:
+        self.game.guard(i, name)
         counters = self.game.state["players"][i]["counters"]
         if name not in counters:
             raise RuleError(f"'{name}' is not a counter")

@@ -26,6 +26,7 @@ def _position(game, track: Track) -> int:
 
 
 def _set(game, track: Track, value: int) -> None:
+    game.guard(track.of, track.name)
     state = game.state
     holder = state if track.of is None else state["players"][track.of]
     holder["tracks"][track.name] = value

@@ -12,10 +12,12 @@ from ..dsl import kinds
 from .component import ComponentKind
 
 
-def _zone(ctx, value, what: str) -> list:
+def _zone(ctx, value, what: str, write: bool = True) -> list:
     """The live list behind a zone reference (verbs are the only writers)."""
     if type(value) is not Zone:
         raise RuleError(f"{what} must be a zone, got {describe(value)}")
+    if write:
+        ctx.game.guard(value.of, value.name)
     live = zone_list(ctx.game.state, value)
     if live and type(live[0]) is list:
         raise RuleError(f"{what} is a numbered group: name one of it, like {value.name}[1]")
@@ -54,6 +56,7 @@ def split(ctx, arg, kw) -> None:
     group = zone_list(ctx.game.state, into) if type(into) is Zone and into.n is None else None
     if not group or not all(type(z) is list for z in group):
         raise RuleError("'split ... into' needs a numbered group of zones")
+    ctx.game.guard(into.of, into.name)
     for i, card in enumerate(source):
         group[i % len(group)].append(card)
     source.clear()
@@ -61,7 +64,7 @@ def split(ctx, arg, kw) -> None:
 
 def top(ctx, args):
     """top(ZONE): the top item, or none when empty"""
-    zone = _zone(ctx, args[0], "top()")
+    zone = _zone(ctx, args[0], "top()", write=False)
     return zone[0] if zone else None
 
 
