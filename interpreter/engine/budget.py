@@ -77,30 +77,12 @@ def charge(game, steps: int) -> None:
         raise RuleError(f"no decision after {MAX_STEPS:,} steps: does a loop never end?")
 
 
-def calls(body, node):
-    """Wrap a ruleset function's body so that its calls count and cannot nest forever.
-
-    ``node`` is the function's body expression: the error is placed there,
-    since that is where the call that never ends is written.
-    """
-    def call(ctx):
-        game = ctx.game
-        depth = game.depth
-        if depth:                       # only calls inside calls can multiply: count those
-            game.steps -= 1
-            if depth >= MAX_CALL_DEPTH or game.steps < 0:
-                raise _placed(game, _call_error(game), node)
-        game.depth = depth + 1
-        try:
-            return body(ctx)
-        except RecursionError:          # deep expressions inside shallower calls
-            raise _call_error(game) from None
-        finally:
-            game.depth = depth
-    return call
+def call_exceeded(game, node) -> RuleError:
+    """The error for a ruleset function call over budget, placed at the function's body."""
+    return _placed(game, call_error(game), node)
 
 
-def _call_error(game) -> RuleError:
+def call_error(game) -> RuleError:
     if game.steps < 0:
         return RuleError(f"no decision after {MAX_STEPS:,} steps: does a loop never end?")
     return RuleError(f"functions called inside one another more than {MAX_CALL_DEPTH} deep: "

@@ -8,9 +8,10 @@ grids, rooms, content records and plain records.
 from __future__ import annotations
 
 from ..mechanics import ATTRIBUTES as VALUE_ATTRIBUTES
+from ..mechanics.grids import ROOM_READERS as _ROOM_READERS
 from ..mechanics.seats import PLAYER_ATTRIBUTES
 from .compile import compiled
-from ..model.values import Condition, Player, RuleError, Zone, describe, items_of, zone_list
+from ..model.values import Condition, Player, Room, RuleError, Zone, describe, items_of, zone_list
 
 
 class Ctx:
@@ -87,6 +88,10 @@ def attribute(value, name: str, ctx: Ctx):
         if name in value:
             return value[name]
         raise RuleError(f"{describe(value)} has no '{name}'")
+    if kind is Room:                        # the most read, first (grids.attribute)
+        reader = _ROOM_READERS.get(name)
+        if reader is not None:
+            return reader(ctx, value)
     if kind is Player:
         return player_attribute(value.seat, name, ctx)
     reader = VALUE_ATTRIBUTES.get(kind)

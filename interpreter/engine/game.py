@@ -360,9 +360,10 @@ def _user_function(name, params, tree):
 
     Only calls with plain arguments (numbers, strings, none) are remembered:
     they repeat (``card(1)``); calls on records (rooms) rarely do, and a key
-    for them would cost more than the call.
+    for them would cost more than the call. Calls inside calls count against
+    the step budget and may not nest deeper than ``budget.MAX_CALL_DEPTH``.
     """
-    body = budget.calls(compiled(tree), tree)       # counted, and cannot nest forever
+    body = compiled(tree)
     arity = len(params)
 
     def call(ctx, args):
@@ -371,14 +372,29 @@ def _user_function(name, params, tree):
         me = ctx.env.get("self")
         env = dict(zip(params, args))
         env["self"] = me
+        game = ctx.game
+        key = None
         for arg in args:
             if type(arg) not in _PLAIN:
-                return body(Ctx(ctx.game, env))
-        key = (name, None if me is None else me.seat, *args)
-        memo = ctx.game.memo
-        if key in memo:
-            return memo[key]
-        value = memo[key] = body(Ctx(ctx.game, env))
+                break
+        else:
+            key = (name, None if me is None else me.seat, *args)
+            if key in game.memo:
+                return game.memo[key]
+        depth = game.depth
+        if depth:                       # only calls inside calls can multiply: count those
+            game.steps -= 1
+            if depth >= budget.MAX_CALL_DEPTH or game.steps < 0:
+                raise budget.call_exceeded(game, tree)
+        game.depth = depth + 1
+        try:
+            value = body(Ctx(game, env))
+        except RecursionError:          # deep expressions inside shallower calls: placed by the caller
+            raise budget.call_error(game) from None
+        finally:
+            game.depth = depth
+        if key is not None:
+            game.memo[key] = value
         return value
     return call
 

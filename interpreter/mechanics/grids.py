@@ -16,24 +16,20 @@ from .component import ComponentKind, visible_plain
 _STEP = {"n": (-1, 0), "s": (1, 0), "w": (0, -1), "e": (0, 1)}
 
 
-def _name(value) -> str:
-    return value.name if type(value) is Grid else value.grid
-
-
 def _data(ctx, value) -> dict:
     """The plain data (items, walls) of the grid a grid, room or side belongs to."""
     state = ctx.game.state
     if value.of is None:
-        return state["grids"][_name(value)]
-    return state["players"][value.of]["grids"][_name(value)]
+        return state["grids"][value.grid]
+    return state["players"][value.of]["grids"][value.grid]
 
 
 def _spec(ctx, value) -> dict:
-    return ctx.game.rules.grids[_name(value)]
+    return ctx.game.rules.grids[value.grid]
 
 
 def _room(grid, r: int, c: int) -> Room:
-    return Room(_name(grid), grid.of, r, c)
+    return Room(grid.grid, grid.of, r, c)
 
 
 def _grid_of(value) -> Grid:
@@ -83,10 +79,10 @@ def _across(ctx, side: Side):
 def attribute(value, name: str, ctx):
     """``room.item``, ``side.walled``, ``grid.rows`` ..."""
     kind = type(value)
-    if kind is Side:
-        return _SIDE_ATTRS[name](ctx, value) if name in _SIDE_ATTRS else _no(value, name)
     if kind is Room:
         return _ROOM_ATTRS[name](ctx, value) if name in _ROOM_ATTRS else _no(value, name)
+    if kind is Side:
+        return _SIDE_ATTRS[name](ctx, value) if name in _SIDE_ATTRS else _no(value, name)
     if name in ("rows", "cols"):
         return _spec(ctx, value)[name]
     if name == "owner":
@@ -121,6 +117,8 @@ _ROOM_ATTRS = {
     "owner": lambda ctx, room: _owner(room),
     "grid": lambda ctx, room: _grid_of(room),
 }
+
+ROOM_READERS = _ROOM_ATTRS          # read directly by the evaluator: rooms are read most
 
 _SIDE_ATTRS = {
     "name": lambda ctx, side: describe(side),

@@ -6,7 +6,7 @@ Things the engine knows are small immutable objects with an explicit kind:
 
   Player(seat)                       a seat, a person's or a scripted one (0-based)
   Zone(name, of, n)                  a zone; ``of`` the owner's seat, ``n`` one zone of a group
-  Grid(name, of)                     a grid
+  Grid(grid, of)                     a grid (named as rooms and sides name theirs)
   Room(grid, of, r, c)               one room of a grid
   Side(grid, of, r, c, side)         one side of a room ("n", "e", "s", "w")
   Track(name, of)                    a track (its marker's position is state)
@@ -34,7 +34,12 @@ TAG = "$"
 
 
 class Value:
-    """An engine value: immutable, hashable, with a kind name."""
+    """An engine value: hashable, with a kind name, and never changed once made.
+
+    The classes are not ``frozen`` dataclasses only because those are four
+    times slower to create, and rooms are made by the thousand; nothing
+    assigns to a value's fields, and ``plain_copy`` shares them.
+    """
     __slots__ = ()
     kind = "value"
 
@@ -47,13 +52,13 @@ class Value:
         return out
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Player(Value):
     seat: int
     kind = "player"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Zone(Value):
     name: str
     of: int | None = None
@@ -61,14 +66,14 @@ class Zone(Value):
     kind = "zone"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Grid(Value):
-    name: str
+    grid: str                   # its name (``grid`` as in rooms and sides, which name theirs so)
     of: int | None = None
     kind = "grid"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Room(Value):
     grid: str
     of: int | None
@@ -81,7 +86,7 @@ class Room(Value):
         return Grid(self.grid, self.of)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Side(Value):
     grid: str
     of: int | None
@@ -99,26 +104,26 @@ class Side(Value):
         return Room(self.grid, self.of, self.r, self.c)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Track(Value):
     name: str
     of: int | None = None
     kind = "track"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class GraphRef(Value):
     name: str
     kind = "graph"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Effect(Value):
     key: str
     kind = "effect"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Condition(Value):
     """A record's condition field: evaluated where it is read, so never a value itself."""
     key: str
@@ -234,7 +239,7 @@ def describe(value, names=None) -> str:
         owner = "" if value.of is None else f"{seat_label(value.of, names)}'s "
         return f"{owner}{value.name}" + (f" #{value.n}" if value.n is not None else "")
     if kind is Grid:
-        return value.name if value.of is None else f"{seat_label(value.of, names)}'s {value.name}"
+        return value.grid if value.of is None else f"{seat_label(value.of, names)}'s {value.grid}"
     if kind is Track:
         return value.name if value.of is None else f"{seat_label(value.of, names)}'s {value.name}"
     if kind is GraphRef:
