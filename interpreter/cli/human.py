@@ -68,12 +68,12 @@ def view_lines(game, seat: int, log: list[str]) -> list[str]:
         lines += ["log:"] + [f"  {text}" for text in log]
     name_of = _namer(rules)
     lines += _own_lines(rules, view["players"][seat], name_of)
-    lines += _table_lines(view, name_of)
+    lines += _table_lines(rules, view, name_of)
     others = [p for p in view["players"] if p["seat"] != seat]
     if others:
         lines.append("others:")
         for player in others:
-            lines.append(f"  {_other_line(player, name_of)}")
+            lines.append(f"  {_other_line(rules, player, name_of)}")
             lines += _grid_lines(rules, player, indent="    ")
     decision = view["decision"]
     lines.append(f"{game.seat_name(seat)}: {decision['prompt']}")
@@ -96,7 +96,15 @@ def _own_lines(rules, me: dict, name_of) -> list[str]:
         lines.append(f"  {render.pairs(me['vars'], skip_empty=True)}")
     for name, value in me["zones"].items():
         lines.append(f"  {name}: {render.zone(value, name_of)}")
+    if me.get("tracks"):
+        lines.append(f"  tracks: {_track_text(rules, me['tracks'])}")
     return lines + _grid_lines(rules, me, indent="  ")
+
+
+def _track_text(rules, tracks: dict) -> str:
+    """``fame 3/5``: each marker's space and the track's length."""
+    return ", ".join(f"{name} {at}/{len(rules.tables[rules.declared['tracks'][name]['spaces']])}"
+                     for name, at in tracks.items())
 
 
 def _grid_lines(rules, player: dict, indent: str) -> list[str]:
@@ -109,19 +117,27 @@ def _grid_lines(rules, player: dict, indent: str) -> list[str]:
     return lines
 
 
-def _table_lines(view: dict, name_of) -> list[str]:
+def _table_lines(rules, view: dict, name_of) -> list[str]:
     lines = []
     if view["vars"]:
         lines.append(f"table: {render.pairs(view['vars'], skip_empty=True)}")
     for name, value in view["zones"].items():
         lines.append(f"  {name}: {render.zone(value, name_of)}")
+    if view.get("tracks"):
+        lines.append(f"  tracks: {_track_text(rules, view['tracks'])}")
+    for name, data in view.get("grids", {}).items():
+        lines.append(f"  {name}:")
+        lines += ["  " + line for line in render.draw_grid(data, rules.grids.get(name),
+                                                          _item_names(rules, data))]
     return lines
 
 
-def _other_line(player: dict, name_of) -> str:
+def _other_line(rules, player: dict, name_of) -> str:
     # A ruleset may hide all of another player's counters from this seat.
     parts = [render.pairs(player["counters"]) if player["counters"] else "counters hidden"]
     parts += [f"{name} {render.zone(value, name_of)}" for name, value in player["zones"].items()]
+    if player.get("tracks"):
+        parts.append(_track_text(rules, player["tracks"]))
     if player["vars"]:
         parts.append(render.pairs(player["vars"], skip_empty=True))
     return f"{player['name']}: " + "; ".join(parts)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+from ..model.values import seat_label
 from .common import HUMAN, CliError, state_hash
 
 LOG_FORMAT = 1
@@ -115,7 +116,7 @@ def replay(rules, log: dict):
 def _action(action) -> str:
     try:
         player, index = action
-        return f"P{player + 1} option {index}"
+        return f"{seat_label(player)} option {index}"
     except (TypeError, ValueError):
         return repr(action)
 
