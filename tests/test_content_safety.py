@@ -15,9 +15,10 @@ from interpreter.content.ruleset import load_ruleset
 from interpreter.content.yaml_source import load_yaml
 from interpreter.diagnostics import ContentError
 
+from support import edit, position
+
 ROOT = Path(__file__).resolve().parents[1]
 TOY = ROOT / "tests" / "rulesets" / "toy"
-SECRET = "rulebook-test-secret-7f3a"
 
 
 @pytest.fixture
@@ -25,12 +26,9 @@ def toy(tmp_path):
     target = tmp_path / "toy"
     shutil.copytree(TOY, target)
     return target
+SECRET = "rulebook-test-secret-7f3a"
 
 
-def edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text(encoding="utf-8")
-    assert old in text, f"{old!r} not in {path.name}"
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
 
 def problems(folder: Path, expansions=()):
@@ -45,12 +43,6 @@ def only(folder: Path, code: str, expansions=()):
         [(d.code, d.message) for d in error.diagnostics]
     return error.diagnostics[0]
 
-
-def position(path: Path, needle: str) -> tuple[int, int]:
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if needle in line:
-            return number, line.index(needle) + 1
-    raise AssertionError(needle)
 
 
 # ---------------------------------------------------------------- paths in the manifest

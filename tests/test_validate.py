@@ -10,6 +10,8 @@ import pytest
 from interpreter.content.ruleset import load_ruleset
 from interpreter.diagnostics import ContentError
 
+from support import edit, position
+
 LAIRS = Path(__file__).resolve().parents[1] / "rulesets" / "lairs"
 
 
@@ -20,18 +22,9 @@ def copy(tmp_path):
     return target
 
 
-def edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text(encoding="utf-8")
-    assert old in text, f"{old!r} not in {path.name}"
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
-
 
 def line_col(path: Path, needle: str, offset: int = 0) -> tuple[int, int]:
-    """1-based position of the first ``needle`` in the file (plus offset columns)."""
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if needle in line:
-            return number, line.index(needle) + 1 + offset
-    raise AssertionError(f"{needle!r} not found")
+    return position(path, needle, offset=offset)
 
 
 def problems(folder: Path):

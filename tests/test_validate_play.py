@@ -10,6 +10,8 @@ import pytest
 
 from interpreter.content.ruleset import load_ruleset
 from interpreter.diagnostics import ContentError
+
+from support import edit, position
 from interpreter.engine.game import Game
 
 TOY = Path(__file__).resolve().parent / "rulesets" / "toy"
@@ -22,20 +24,7 @@ def toy(tmp_path):
     return target
 
 
-def edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text(encoding="utf-8")
-    assert old in text, f"{old!r} not in {path.name}"
-    path.write_text(text.replace(old, new, 1), encoding="utf-8")
 
-
-def position(path: Path, needle: str, nth: int = 1) -> tuple[int, int]:
-    found = 0
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if needle in line:
-            found += 1
-            if found == nth:
-                return number, line.index(needle) + 1
-    raise AssertionError(needle)
 
 
 def only(folder: Path, code: str):

@@ -1,0 +1,24 @@
+"""Helpers shared by the tests that edit a copy of a ruleset and look for positions."""
+from __future__ import annotations
+
+from pathlib import Path
+
+RULESETS = Path(__file__).resolve().parent / "rulesets"
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    """Replace the first ``old`` in the file with ``new`` (it must be there)."""
+    text = path.read_text(encoding="utf-8")
+    assert old in text, f"{old!r} not in {path.name}"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def position(path: Path, needle: str, nth: int = 1, offset: int = 0) -> tuple[int, int]:
+    """1-based (line, col) of the ``nth`` line holding ``needle`` (plus ``offset`` columns)."""
+    found = 0
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if needle in line:
+            found += 1
+            if found == nth:
+                return number, line.index(needle) + 1 + offset
+    raise AssertionError(f"{needle!r} not found")
