@@ -117,6 +117,7 @@ FUNCTIONS = {
     "keys": Function(core.keys, "keys(record) -> list of string"),
     "with_most": Function(core.with_most, "with_most(list of K, list of number) -> list of K"),
     "with_least": Function(core.with_least, "with_least(list of K, list of number) -> list of K"),
+    "sort_by": Function(core.sort_by, "sort_by(list of K, list) -> list of K"),
     "headroom": Function(core.headroom, "headroom(player, string) -> number"),
     "effect": Function(core.effect, "effect(id, string) -> effect"),
     "list": Function(core.as_list, "list(list of K) -> list of K"),
