@@ -61,3 +61,33 @@ def test_sort_by_ranks_players_by_a_key_list(table):
     assert table.evaluate(ranked) == table.evaluate("[players[2], players[1]]")
     table.execute("set players[1].coin to 5")            # a tie: the seat decides
     assert table.evaluate(ranked) == table.evaluate("players")
+
+
+# ---------------------------------------------------------------- move ... at "bottom"
+
+def test_move_at_the_bottom_puts_cards_at_the_end(table):
+    table.execute('move 2 from deck to discard at "bottom"')
+    assert table.state["zones"]["discard"] == ["c1", "c2"]
+    table.execute('move 1 from deck to discard at "bottom"')    # under the others, in order
+    assert table.state["zones"]["discard"] == ["c1", "c2", "c3"]
+    table.execute('move 1 from deck to discard at "top"')       # the default, said out loud
+    assert table.state["zones"]["discard"] == ["c4", "c1", "c2", "c3"]
+
+
+def test_move_a_named_card_to_the_bottom_of_its_own_zone(table):
+    table.execute('move c2 from deck to deck at "bottom"')
+    assert table.state["zones"]["deck"] == ["c1", "c3", "c4", "c5", "c6", "c2"]
+    table.execute('move 2 from deck to deck at "bottom"')
+    assert table.state["zones"]["deck"] == ["c4", "c5", "c6", "c2", "c1", "c3"]
+
+
+def test_move_at_anything_but_top_or_bottom_is_refused(table):
+    refused(table, 'move 1 from deck to discard at "middle"', 'takes "top" or "bottom"')
+
+
+def test_the_checker_knows_move_at(toy):
+    from interpreter.dsl.check import check
+    from interpreter.dsl.parser import parse_program
+    assert not check(parse_program('move 1 from deck to discard at "bottom"'), toy.vocabulary())
+    [problem] = check(parse_program("move 1 from deck to discard at 3"), toy.vocabulary())
+    assert problem.code == "dsl-kind" and "needs a string" in problem.message

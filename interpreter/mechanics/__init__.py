@@ -17,7 +17,7 @@ from . import core, counters, graphs, grids, programs, seats, tracks, variables,
 
 class Verb:
     """A statement verb, ``run(ctx, arg, keywords)``, and its signature
-    (``"move number or id from zone to zone"``: the value, then each keyword
+    (``"move number or id from zone to zone [at string]"``: the value, then each keyword
     and the kind it takes; keywords in brackets may be left out).
 
     A verb that runs other programs asks ``ctx.game.call``/``schedule``; if it
@@ -89,7 +89,7 @@ ATTRIBUTES = {
 VERBS = {
     # zones of cards
     "shuffle": Verb(zones.shuffle, "shuffle zone"),
-    "move": Verb(zones.move, "move number or id from zone to zone"),
+    "move": Verb(zones.move, "move number or id from zone to zone [at string]"),
     "arrange": Verb(zones.arrange, "arrange zone to list"),
     "split": Verb(zones.split, "split zone into group"),
     # grids

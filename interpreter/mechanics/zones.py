@@ -31,9 +31,12 @@ def shuffle(ctx, arg, kw) -> None:
 
 
 def move(ctx, arg, kw) -> None:
-    """move N from ZONE to ZONE (from the top) / move ID from ZONE to ZONE"""
+    """move N from ZONE to ZONE (from the top) / move ID from ZONE to ZONE [at "bottom"]"""
     source = _zone(ctx, kw.get("from"), "'from'")
     target = _zone(ctx, kw.get("to"), "'to'")
+    where = kw.get("at", "top")
+    if where not in ("top", "bottom"):
+        raise RuleError(f"'move ... at' takes \"top\" or \"bottom\", got {describe(where)}")
     if type(arg) is int:
         if not 0 <= arg <= len(source):
             raise RuleError(f"cannot move {arg} from a zone of {len(source)}")
@@ -44,7 +47,8 @@ def move(ctx, arg, kw) -> None:
             raise RuleError(f"{describe(arg)} is not in that zone")
         source.remove(arg)
         taken = [arg]
-    target[0:0] = taken
+    at = 0 if where == "top" else len(target)      # the first item is the top
+    target[at:at] = taken
 
 
 def split(ctx, arg, kw) -> None:
