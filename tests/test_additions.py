@@ -16,8 +16,19 @@ from test_language import CARDS, PARKED, refused, sheet, toy_with
 
 @pytest.fixture(scope="module")
 def toy(tmp_path_factory):
-    """The toy parked before dealing (deck == CARDS, top first)."""
-    return toy_with(tmp_path_factory.mktemp("additions"), PARKED)
+    """The toy parked before dealing (deck == CARDS, top first); a card may name a
+    counter in its ``resource`` field (c1: coin, c2: mov, c3: one that is not)."""
+    return toy_with(tmp_path_factory.mktemp("additions"), PARKED,
+                    fields={"resource": {"type": "string", "optional": True}},
+                    records={"c1": {"resource": "coin"}, "c2": {"resource": "mov"},
+                             "c3": {"resource": "gems"}})
+
+
+def problems(toy, text):
+    """The checker's problems with ``text`` in the toy, as (code, message) pairs."""
+    from interpreter.dsl.check import check
+    from interpreter.dsl.parser import parse_program
+    return [(p.code, p.message) for p in check(parse_program(text), toy.vocabulary())]
 
 
 @pytest.fixture
@@ -86,8 +97,50 @@ def test_move_at_anything_but_top_or_bottom_is_refused(table):
 
 
 def test_the_checker_knows_move_at(toy):
-    from interpreter.dsl.check import check
-    from interpreter.dsl.parser import parse_program
-    assert not check(parse_program('move 1 from deck to discard at "bottom"'), toy.vocabulary())
-    [problem] = check(parse_program("move 1 from deck to discard at 3"), toy.vocabulary())
-    assert problem.code == "dsl-kind" and "needs a string" in problem.message
+    assert problems(toy, 'move 1 from deck to discard at "bottom"') == []
+    [(code, message)] = problems(toy, "move 1 from deck to discard at 3")
+    assert code == "dsl-kind" and "needs a string" in message
+
+
+# ---------------------------------------------------------------- counters named by a value
+
+def test_gain_spend_and_lose_a_counter_named_by_a_value(table):
+    table.execute("gain c1.value + 1 of c1.resource, 3 of c2.resource", player=0)
+    assert sheet(table)["counters"] == {"coin": 5, "mov": 3, "points": 0}
+    table.execute('spend 1 of c2.resource; lose 2 of "coin"', player=0)
+    assert sheet(table)["counters"] == {"coin": 3, "mov": 2, "points": 0}
+    table.execute("for each c in [c1, c2]:\n  gain 1 of c.resource for players[2]")
+    assert sheet(table, 1)["counters"] == {"coin": 4, "mov": 1, "points": 0}
+
+
+def test_a_counter_named_by_a_value_keeps_its_floor_and_ceiling(table):
+    table.execute("gain 50 of c1.resource", player=0)          # coin: max 10, earn_cap 8
+    assert sheet(table)["counters"]["coin"] == 10
+    refused(table, "spend 11 of c1.resource", "cannot spend 11 coin")
+
+
+@pytest.mark.parametrize("text, message", [
+    ("gain 1 of c3.resource", "'of' needs the name of a counter, got gems"),
+    ("gain 1 of c4.resource", "'c4' has no field 'resource'"),
+    ('gain 1 of "co" + "in", 1 of c3.resource', "got gems"),    # nothing is gained
+])
+def test_a_value_that_names_no_counter_is_a_rule_error(table, text, message):
+    refused(table, text, message)
+
+
+@pytest.mark.parametrize("text, code, words", [
+    ("gain 2 coin", None, None),
+    ("gain 2 of c1.resource", None, None),
+    ('gain 2 of "coin"', None, None),
+    ("gain 2 coins", "dsl-unknown-counter", "'coins' is not a counter"),     # still static
+    ('gain 2 of "coins"', "dsl-unknown-counter", "'coins' is not a counter"),
+    ("gain 2 of c1.value", "dsl-kind", "needs a string, but c1's value is a number"),
+    ("gain c1.resource of c1.resource", "dsl-kind", "needs a number"),
+])
+def test_the_checker_knows_counters_named_by_a_value(toy, text, code, words):
+    found = problems(toy, text)
+    if code is None:
+        assert found == []
+    else:
+        [(got, message)] = found
+        assert got == code and words in message
