@@ -144,3 +144,84 @@ def test_the_checker_knows_counters_named_by_a_value(toy, text, code, words):
     else:
         [(got, message)] = found
         assert got == code and words in message
+
+
+# ---------------------------------------------------------------- reveal X to P
+
+def zone_view(game, viewer, name, seat=None):
+    """What ``viewer`` sees of a table zone, or of ``seat``'s zone (0-based)."""
+    view = game.view(viewer)
+    return view["zones"][name] if seat is None else view["players"][seat]["zones"][name]
+
+
+def test_a_revealed_card_shows_in_the_viewers_view_only(table):
+    table.execute("reveal c3 to players[2]")                   # deck shows only its count
+    assert zone_view(table, 1, "deck") == {"count": 6, "known": {"3": "c3"}}
+    assert zone_view(table, 0, "deck") == {"count": 6}
+    assert table.state["known"] == [{"seat": 1, "zone": ["deck", None, None], "card": "c3"}]
+    assert "revealed c3 to you" in table.view(1)["log"]
+    assert "revealed c3 to you" not in table.view(0)["log"]
+
+
+def test_a_card_in_another_players_hand_can_be_revealed(table):
+    table.execute("move 2 from deck to self.hand", player=0)    # P1 holds c1, c2
+    table.execute("reveal c2 to players[2]")
+    assert zone_view(table, 1, "hand", seat=0) == {"count": 2, "known": {"2": "c2"}}
+    assert zone_view(table, 0, "hand", seat=0) == {"count": 2, "cards": ["c1", "c2"]}
+
+
+def test_revealing_to_several_players_and_where_all_is_seen_anyway(table):
+    table.execute("move 1 from deck to discard\nreveal [c1, c4] to players")
+    assert zone_view(table, 0, "deck") == zone_view(table, 1, "deck") == {"count": 5,
+                                                                          "known": {"3": "c4"}}
+    assert zone_view(table, 0, "discard") == {"count": 1, "cards": ["c1"]}   # no "known"
+
+
+def test_knowledge_follows_the_card_while_other_cards_move(table):
+    table.execute("reveal c3 to players[2]")
+    table.execute("move 1 from deck to discard")                # c1 leaves the top
+    assert zone_view(table, 1, "deck")["known"] == {"2": "c3"}
+    table.execute('move c6 from deck to deck at "bottom"\nmove 1 from discard to deck')
+    assert zone_view(table, 1, "deck")["known"] == {"3": "c3"}
+
+
+@pytest.mark.parametrize("text", [
+    "move c3 from deck to discard\nmove c3 from discard to deck",   # gone and back: not known
+    'move c3 from deck to deck at "bottom"',                       # moving it ends it
+    "shuffle deck",
+    "arrange deck to [c3]",
+    "split deck into row\nmove c3 from row[1] to deck",
+])
+def test_moving_the_card_or_shuffling_its_zone_ends_the_knowledge(table, text):
+    table.execute("reveal c3 to players[2]\nreveal c5 to players[1]")
+    table.execute(text)
+    assert "known" not in zone_view(table, 1, "deck")
+    assert [entry["card"] for entry in table.state["known"]] == (
+        ["c5"] if "c5" in table.state["zones"]["deck"] and "shuffle" not in text else [])
+
+
+def test_knowledge_survives_a_save_and_load(table):
+    table.execute("reveal c4 to players[1]")
+    loaded = Game.from_json(table.rules, table.to_json())
+    assert zone_view(loaded, 0, "deck") == {"count": 6, "known": {"4": "c4"}}
+    loaded.execute("shuffle deck")
+    assert loaded.state["known"] == []
+
+
+def test_revealing_a_card_in_no_zone_is_refused(table):
+    refused(table, 'reveal [c1, "c9"] to players[1]', "in no zone")    # c1 is not recorded
+    assert "known" not in table.state
+
+
+def test_the_determinised_copy_keeps_what_the_viewer_was_shown(table):
+    from interpreter.engine.determinise import determinise
+    table.execute("reveal c4 to players[1]\nreveal c2 to players[2]")
+    decks = set()
+    for seed in range(12):
+        world = determinise(table, 0, seed=seed)
+        deck = world.state["zones"]["deck"]
+        assert deck[3] == "c4"                                   # where P1 knows it is
+        assert world.state["known"] == [{"seat": 0, "zone": ["deck", None, None], "card": "c4"}]
+        assert zone_view(world, 0, "deck") == zone_view(table, 0, "deck")
+        decks.add(tuple(deck))
+    assert len(decks) > 1                                        # the rest is resampled

@@ -92,6 +92,7 @@ VERBS = {
     "move": Verb(zones.move, "move number or id from zone to zone [at string]"),
     "arrange": Verb(zones.arrange, "arrange zone to list"),
     "split": Verb(zones.split, "split zone into group"),
+    "reveal": Verb(zones.reveal, "reveal id or list of id to player or list of player"),
     # grids
     "put": Verb(grids.put, "put any at room"),
     "wall": Verb(grids.wall, "wall side"),
