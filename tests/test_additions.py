@@ -225,3 +225,10 @@ def test_the_determinised_copy_keeps_what_the_viewer_was_shown(table):
         assert zone_view(world, 0, "deck") == zone_view(table, 0, "deck")
         decks.add(tuple(deck))
     assert len(decks) > 1                                        # the rest is resampled
+
+
+def test_the_terminal_shows_what_a_player_was_shown(table):
+    from interpreter.cli import render
+    table.execute("reveal c2 to players[1]")
+    assert render.zone(zone_view(table, 0, "deck")) == "6 card(s), you know #2 c2"
+    assert render.zone(zone_view(table, 1, "deck")) == "6 card(s)"
