@@ -54,7 +54,7 @@ def test_precedence():
 
 
 @pytest.mark.parametrize("text,line,col,words", [
-    ("gain 2", 1, 7, "expected a name"),
+    ("gain 2", 1, 7, "expected 'of', a name"),
     ("if x gain 1 coin", 1, 6, "expected ':'"),
     ("x = (1", 1, 7, "expected ')'"),
     ("gain 2 coin $", 1, 13, "unexpected character '$'"),

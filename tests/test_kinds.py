@@ -159,7 +159,7 @@ def test_signatures_give_arity_and_kinds():
     assert mechanics.FUNCTIONS["text"].signature.takes(0)
     assert not mechanics.FUNCTIONS["max"].signature.takes(0)
     move = mechanics.VERBS["move"]
-    assert (move.keywords, move.required, move.arg) == (("from", "to"), ("from", "to"), True)
+    assert (move.keywords, move.required, move.arg) == (("from", "to", "at"), ("from", "to"), True)
     assert mechanics.VERBS["do"].required == ()
     with pytest.raises(ValueError, match="not a kind"):
         kinds.parse_signature("f(lst) -> number")

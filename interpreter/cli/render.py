@@ -69,6 +69,8 @@ def zone(value, name_of=str) -> str:
         text += f", top {short(name_of(value['top']))}"
     if value.get("top_fields"):
         text += f" ({pairs(value['top_fields'])})"
+    if value.get("known"):                            # cards revealed to this viewer
+        text += ", you know " + ", ".join(f"#{k} {short(name_of(c))}" for k, c in value["known"].items())
     return text
 
 

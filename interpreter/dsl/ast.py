@@ -38,9 +38,10 @@ class Block(Node):
 
 
 @dataclass(frozen=True)
-class Amount(Node):
+class Amount(Node):          # 2 coin / c.amount of c.resource
     count: Node
-    name: str
+    name: str | None        # the counter's name as written, or
+    counter: Node | None = None   # an expression giving it (a string), found at run time
 
 
 @dataclass(frozen=True)

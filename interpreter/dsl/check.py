@@ -385,10 +385,21 @@ class Checker:
         self.scope = None                                # nothing after it runs
 
     def visit_Amount(self, node):
-        if node.name not in self.vocab.counters:
+        if node.counter is not None:                     # named by a value: a string
+            self.counter_value(node.counter)
+        elif node.name not in self.vocab.counters:
             self.report(node, "dsl-unknown-counter", f"'{node.name}' is not a counter",
                         suggest(node.name, self.vocab.counters), tail=node.name)
-        self.expect(node.count, self.visit(node.count), NUMBER, f"'{node.name}'")
+        what = node.name or explain(node.counter)
+        self.expect(node.count, self.visit(node.count), NUMBER, f"'{what}'")
+
+    def counter_value(self, expr) -> None:
+        """``of EXPR``: a string, and when written out as one, a declared counter."""
+        self.expect(expr, self.visit(expr), STRING, "'of' (a counter's name)")
+        if expr.__class__ is ast.Literal and type(expr.value) is str and \
+                expr.value not in self.vocab.counters:
+            self.report(expr, "dsl-unknown-counter", f"'{expr.value}' is not a counter",
+                        suggest(expr.value, self.vocab.counters))
 
     def _resources(self, node):
         for amount in node.amounts:

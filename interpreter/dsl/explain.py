@@ -18,7 +18,8 @@ def _block(node, indent):
 
 
 def _amounts(node):
-    return ", ".join(f"{explain(a.count)} {a.name}" for a in node.amounts)
+    return ", ".join(f"{explain(a.count)} {a.name or 'of ' + explain(a.counter)}"
+                     for a in node.amounts)
 
 
 def _who(node):

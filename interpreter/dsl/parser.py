@@ -116,7 +116,10 @@ class _Build(Transformer):
         return tuple(items)
 
     def amount(self, meta, items):
-        return _at(meta, ast.Amount, items[0], str(items[1]))
+        count, counter = items
+        if isinstance(counter, Token):           # gain 2 coin
+            return _at(meta, ast.Amount, count, str(counter))
+        return _at(meta, ast.Amount, count, None, counter)
 
     def gain(self, meta, items):
         return _at(meta, ast.Gain, items[0], items[1])

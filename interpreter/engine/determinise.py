@@ -26,7 +26,8 @@ def determinise(game, viewer: int, seed: int = 0, view: dict | None = None):
       what its top shows, another player's hand) are pooled per table over
       all zones and dealt back at random: every zone keeps its count, every
       card it shows and every ``top_fields`` value its top shows (a pile
-      showing a back gets a top card with that back). A card's table is
+      showing a back gets a top card with that back), and every card revealed
+      to the viewer (``known`` in its view) stays where it is. A card's table is
       treated as known, like the back of a physical card: a hidden card is
       only ever replaced by a hidden card of the same table.
     - A counter, player variable or grid hidden from the viewer takes the
@@ -35,6 +36,8 @@ def determinise(game, viewer: int, seed: int = 0, view: dict | None = None):
       Earned totals follow their counter.
     - During simultaneous play everyone else is as the view shows them: as
       the round began.
+    - Only the viewer's own knowledge is kept (``state["known"]``): what
+      others were shown is theirs.
     - The random stream and the game's seed are reseeded from ``seed`` and
       a hash of the view; the history is emptied; the log is the viewer's.
 
@@ -59,6 +62,8 @@ def determinise(game, viewer: int, seed: int = 0, view: dict | None = None):
     new = {key: plain_copy(value) for key, value in state.items()
            if key not in ("players", "flow", "log", "history")}
     new.update(_sheet(game, view, view, shown["table"], shown["table"], False, zones["table"]))
+    if "known" in state:
+        new["known"] = [plain_copy(entry) for entry in state["known"] if entry["seat"] == viewer]
     new.update(seed=seed, rng=rng, players=players, flow=flow, history=[],
                log=[{"text": line, "to": [viewer]} for line in view["log"]])
     if state["flow"].get("snapshot") is not None:     # the others as the view shows them, both ways
@@ -138,9 +143,13 @@ def _slots(cards: list, seen, table_of: dict, slots: list, pools: dict):
     if known is not None:
         return list(known)
     out = [None] * seen["count"]
+    revealed = {int(position) - 1: card for position, card in seen.get("known", {}).items()}
     for k, card in enumerate(cards):
         if k == 0 and "top" in seen:
             out[0] = seen["top"]
+            continue
+        if k in revealed:
+            out[k] = revealed[k]
             continue
         table = table_of.get(card)
         pools.setdefault(table, []).append(card)

@@ -20,12 +20,21 @@ def _who(node, ctx: Ctx) -> int:
 
 def _amounts(node, ctx: Ctx):
     for amount in node.amounts:
+        name = amount.name if amount.counter is None else _counter(amount.counter, ctx)
         count = evaluate(amount.count, ctx)
         if type(count) is not int:
-            raise RuleError(f"'{amount.name}' needs a whole number, got {describe(count)}")
+            raise RuleError(f"'{name}' needs a whole number, got {describe(count)}")
         if count < 0:
-            raise RuleError(f"cannot move a negative amount ({count}) of '{amount.name}'")
-        yield amount.name, count
+            raise RuleError(f"cannot move a negative amount ({count}) of '{name}'")
+        yield name, count
+
+
+def _counter(expr, ctx: Ctx) -> str:
+    """``gain N of EXPR``: the counter EXPR names, which must be declared."""
+    name = evaluate(expr, ctx)
+    if type(name) is not str or name not in ctx.game.rules.counters:
+        raise RuleError(f"'of' needs the name of a counter, got {describe(name)}")
+    return name
 
 
 def gain(game, ctx: Ctx, node) -> None:

@@ -17,7 +17,7 @@ from . import core, counters, graphs, grids, programs, seats, tracks, variables,
 
 class Verb:
     """A statement verb, ``run(ctx, arg, keywords)``, and its signature
-    (``"move number or id from zone to zone"``: the value, then each keyword
+    (``"move number or id from zone to zone [at string]"``: the value, then each keyword
     and the kind it takes; keywords in brackets may be left out).
 
     A verb that runs other programs asks ``ctx.game.call``/``schedule``; if it
@@ -89,9 +89,10 @@ ATTRIBUTES = {
 VERBS = {
     # zones of cards
     "shuffle": Verb(zones.shuffle, "shuffle zone"),
-    "move": Verb(zones.move, "move number or id from zone to zone"),
+    "move": Verb(zones.move, "move number or id from zone to zone [at string]"),
     "arrange": Verb(zones.arrange, "arrange zone to list"),
     "split": Verb(zones.split, "split zone into group"),
+    "reveal": Verb(zones.reveal, "reveal id or list of id to player or list of player"),
     # grids
     "put": Verb(grids.put, "put any at room"),
     "wall": Verb(grids.wall, "wall side"),
@@ -117,6 +118,7 @@ FUNCTIONS = {
     "keys": Function(core.keys, "keys(record) -> list of string"),
     "with_most": Function(core.with_most, "with_most(list of K, list of number) -> list of K"),
     "with_least": Function(core.with_least, "with_least(list of K, list of number) -> list of K"),
+    "sort_by": Function(core.sort_by, "sort_by(list of K, list) -> list of K"),
     "headroom": Function(core.headroom, "headroom(player, string) -> number"),
     "effect": Function(core.effect, "effect(id, string) -> effect"),
     "list": Function(core.as_list, "list(list of K) -> list of K"),

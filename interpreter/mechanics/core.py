@@ -149,3 +149,29 @@ def get(ctx, args):
     if type(record) is not dict:
         raise RuleError(f"get() needs a record, got {describe(record)}")
     return record.get(key, default)
+
+
+def sort_by(ctx, args):
+    """sort_by(ITEMS, KEYS): the items ordered by their keys, smallest first; equal keys
+    keep their order. Keys are all numbers, all strings, or all lists of numbers
+    (compared element by element, a shorter list first when it is a prefix)."""
+    items, keys = _list(args[0], "sort_by", ctx), _list(args[1], "sort_by", ctx)
+    if len(items) != len(keys):
+        raise RuleError(f"sort_by() needs as many keys as items, got {len(keys)} for {len(items)}")
+    sorts = {_key_sort(key) for key in keys}
+    if len(sorts) > 1:
+        raise RuleError(f"sort_by() cannot compare {' with '.join(sorted(sorts))}")
+    order = sorted(range(len(items)), key=lambda i: keys[i])     # sorted() is stable
+    return [items[i] for i in order]
+
+
+def _key_sort(key) -> str:
+    """What sort of key this is ("numbers", "strings", "lists of numbers"); else a RuleError."""
+    if type(key) is int:
+        return "numbers"
+    if type(key) is str:
+        return "strings"
+    if type(key) is list and all(type(part) is int for part in key):
+        return "lists of numbers"
+    raise RuleError(f"sort_by() keys must be numbers, strings or lists of numbers, "
+                    f"not {describe(key)}")

@@ -3,11 +3,19 @@
 The first item of a zone is its top. Zones are declared in the ruleset's
 components, globally or per player, single or as a numbered group
 (``pile: {count: 3}`` gives ``pile[1]`` .. ``pile[3]``).
+
+Per-viewer knowledge: ``reveal CARD to P`` lets P see that card where it
+lies, in a zone P could not otherwise see. It is plain data in
+``state["known"]`` (made by the first reveal): a list of ``{"seat": i,
+"zone": [name, owner seat or None, pile number or None], "card": id}``. The
+knowledge lasts while the card stays in that zone (cards moved on or off it
+shift where it is, and the viewer still knows it); moving the card itself,
+or shuffling the zone, ends it.
 """
 from __future__ import annotations
 
 from ..model import rng
-from ..model.values import RuleError, Zone, describe, items_of, to_plain, zone_list
+from ..model.values import Player, RuleError, Zone, describe, items_of, seat, to_plain, zone_list
 from ..dsl import kinds
 from .component import ComponentKind
 
@@ -29,13 +37,17 @@ def shuffle(ctx, arg, kw) -> None:
     zone = _zone(ctx, arg, "'shuffle'")
     state = ctx.game.state
     state["rng"] = rng.shuffle(state["rng"], zone)
+    _forget(state, zone, zone)
     ctx.game.log(f"shuffled {len(zone)} cards")
 
 
 def move(ctx, arg, kw) -> None:
-    """move N from ZONE to ZONE (from the top) / move ID from ZONE to ZONE"""
+    """move N from ZONE to ZONE (from the top) / move ID from ZONE to ZONE [at "bottom"]"""
     source = _zone(ctx, kw.get("from"), "'from'")
     target = _zone(ctx, kw.get("to"), "'to'")
+    where = kw.get("at", "top")
+    if where not in ("top", "bottom"):
+        raise RuleError(f"'move ... at' takes \"top\" or \"bottom\", got {describe(where)}")
     if type(arg) is int:
         if not 0 <= arg <= len(source):
             raise RuleError(f"cannot move {arg} from a zone of {len(source)}")
@@ -46,7 +58,9 @@ def move(ctx, arg, kw) -> None:
             raise RuleError(f"{describe(arg)} is not in that zone")
         source.remove(arg)
         taken = [arg]
-    target[0:0] = taken
+    _forget(ctx.game.state, source, taken)
+    at = 0 if where == "top" else len(target)      # the first item is the top
+    target[at:at] = taken
 
 
 def split(ctx, arg, kw) -> None:
@@ -59,6 +73,7 @@ def split(ctx, arg, kw) -> None:
     ctx.game.guard(into.of, into.name)
     for i, card in enumerate(source):
         group[i % len(group)].append(card)
+    _forget(ctx.game.state, source, source)
     source.clear()
 
 
@@ -81,21 +96,70 @@ def arrange(ctx, arg, kw) -> None:
     if len(set(wanted)) != len(wanted):
         raise RuleError("'arrange' names a card twice")
     for card, holder in zip(wanted, holders):
+        _forget(ctx.game.state, holder, [card])
         holder.remove(card)
     target[0:0] = wanted
 
 
 def _find(state, card):
     """The zone list holding ``card``, searching the table and every player."""
-    places = list(state["zones"].values())
-    for player in state["players"]:
-        places += list(player["zones"].values())
-    for zone in places:
-        groups = zone if zone and type(zone[0]) is list else [zone]
-        for z in groups:
-            if card in z:
-                return z
+    ref = _where(state, card)
+    return None if ref is None else zone_list(state, ref)
+
+
+def _where(state, card) -> Zone | None:
+    """The zone holding ``card`` (the table's first, then each player's), or None."""
+    places = [(name, None, zone) for name, zone in state["zones"].items()]
+    for i, player in enumerate(state["players"]):
+        places += [(name, i, zone) for name, zone in player["zones"].items()]
+    for name, of, zone in places:
+        if zone and type(zone[0]) is list:
+            for n, pile in enumerate(zone, 1):
+                if card in pile:
+                    return Zone(name, of, n)
+        elif card in zone:
+            return Zone(name, of)
     return None
+
+
+# ---------------------------------------------------------------- knowledge
+
+def reveal(ctx, arg, kw) -> None:
+    """reveal CARD(S) to P (or a list of players): each may see those cards where they lie"""
+    state = ctx.game.state
+    cards = items_of(arg, state)
+    cards = cards if type(cards) is list else [cards]
+    to = kw.get("to")
+    seats = [seat(p) for p in (to if type(to) is list else [to])]
+    places = [_where(state, card) for card in cards]        # check all before recording any
+    for card, place in zip(cards, places):
+        if place is None:
+            raise RuleError(f"{describe(card)} is in no zone: only a card in a zone can be revealed")
+    known = state.setdefault("known", [])
+    for card, place in zip(cards, places):
+        for i in seats:
+            entry = {"seat": i, "zone": [place.name, place.of, place.n], "card": card}
+            if entry not in known:
+                known.append(entry)
+    if cards and seats:
+        ctx.game.log(f"revealed {', '.join(map(describe, cards))} to you", to=seats)
+
+
+def known_cards(state, viewer: int, name: str, owner: int | None, n: int | None) -> set:
+    """The cards ``viewer`` has been shown in one zone (and that are still there)."""
+    where = [name, owner, n]
+    return {entry["card"] for entry in state.get("known", ())
+            if entry["seat"] == viewer and entry["zone"] == where}
+
+
+def _forget(state, live: list, cards) -> None:
+    """Knowledge of ``cards`` in the zone whose live list is ``live`` ends."""
+    known = state.get("known")
+    if not known:
+        return
+    gone = set(cards)
+    known[:] = [entry for entry in known if entry["card"] not in gone
+                or zone_list(state, Zone(*entry["zone"])) is not live]
 
 
 # ---------------------------------------------------------------- the component kind
@@ -114,10 +178,13 @@ def language_kind(spec: dict):
     return kinds.Group(zone) if "count" in spec else zone
 
 
-def view(game, name, spec, cards, viewer, owner, can_see):
-    """Cards, a count, the top card, or the top card's shown fields, as declared."""
+def view(game, name, spec, cards, viewer, owner, can_see, n=None):
+    """Cards, a count, the top card, or the top card's shown fields, as declared; and
+    ``known``: {position from the top (1 is the top): card} of the cards revealed
+    to the viewer that it would not otherwise see there."""
     if cards and type(cards[0]) is list:                     # a numbered group
-        return [view(game, name, spec, zone, viewer, owner, can_see) for zone in cards]
+        return [view(game, name, spec, zone, viewer, owner, can_see, k)
+                for k, zone in enumerate(cards, 1)]
     mode = spec.get("visible", "all")
     if mode == "owner" and owner is not None and viewer != owner:
         mode = "count"
@@ -128,6 +195,12 @@ def view(game, name, spec, cards, viewer, owner, can_see):
         out["cards"] = list(cards)
     elif mode == "top" and cards:
         out["top"] = cards[0]
+    if "cards" not in out:
+        known = known_cards(game.state, viewer, name, owner, n)
+        shown = {str(k): card for k, card in enumerate(cards, 1)
+                 if card in known and not (k == 1 and "top" in out)}
+        if shown:
+            out["known"] = shown
     if cards and spec.get("top_fields"):
         record = game.rules.entities.get(cards[0], {})
         out["top_fields"] = {f: to_plain(record.get(f)) for f in spec["top_fields"]}
