@@ -186,3 +186,75 @@ def test_the_cli_reports_an_internal_error_as_such(tmp_path, monkeypatch):
     assert result.exit_code == 3, result.output
     assert "internal error (a bug in Rulebook" in result.output
     assert "AttributeError" in result.output and rules.id == "toy"
+
+
+# ---------------------------------------------------------------- saved states and logs
+
+def _mid_game(rules, players=2, steps=3):
+    game = Game.new(rules, players=players, seed=2)
+    for _ in range(steps):
+        d = game.pending()[0]
+        game.apply(d.player, 0)
+    return game
+
+
+def _tampered(game, change) -> str:
+    data = json.loads(game.to_json())
+    change(data)
+    return json.dumps(data)
+
+
+def _frame(data):
+    return data["flow"]["main"]["frames"][-1]
+
+
+@pytest.mark.parametrize("change, words", [
+    (lambda d: _frame(d).update(n=10**6), r"\$\.flow\.main\.frames\[\d+\]\.n: node 1000000 does not exist"),
+    (lambda d: d["players"][0]["counters"].update(coin="lots"), r"\$\.players\[0\]\.counters\.coin: 'lots' is not of type 'integer'"),
+    (lambda d: d["players"][1]["vars"].update(secret={"$": "dragon"}), r"\$\.players\[1\]\.vars\.secret"),
+    (lambda d: d.pop("rng"), r"at \$: 'rng' is a required property"),
+    (lambda d: d["history"].append([99, 0]), r"\$\.history\[\d+\]\[0\]: seat 99 is not a person's seat"),
+    (lambda d: d["history"].append(["0", 0]), r"\$\.history\[\d+\]\[0\]: '0' is not of type 'integer'"),
+    (lambda d: d["players"][0]["counters"].pop("mov"), r"\$\.players\[0\]\.counters: missing mov"),
+    (lambda d: d["players"][0]["counters"].update(gold=1), r"declares no gold"),
+    (lambda d: d["players"].pop(), r"\$\.players: 1 seats, but the state has 2"),
+    (lambda d: d["flow"]["main"]["envs"][0].update(self={"$": "player", "seat": 7}), r"seat 7 is not in this game"),
+    (lambda d: d.update(game="chess"), r"a game of 'chess', not 'toy'"),
+    (lambda d: d.update(format=1), r"format 1; this version reads 2"),
+])
+def test_a_tampered_save_is_refused_with_where_and_what(halfway, change, words):
+    game = _mid_game(halfway)
+    with pytest.raises(ValueError, match=words):
+        Game.from_json(halfway, _tampered(game, change))
+
+
+def test_a_foreign_text_is_refused(halfway):
+    for text in ("[1, 2]", "not json", '{"format": 2}'):
+        with pytest.raises(ValueError):
+            Game.from_json(halfway, text)
+
+
+@pytest.mark.parametrize("where, steps", [("toy", 1), ("hooks", 1), ("lairs", 4)])
+def test_a_good_save_loads_and_goes_on_the_same(where, steps, halfway):
+    rules = {"toy": halfway, "hooks": load_ruleset(str(HOOKS)), "lairs": load_ruleset("lairs")}[where]
+    game = _mid_game(rules, players=2, steps=steps)
+    assert not game.over
+    loaded = Game.from_json(rules, game.to_json())
+    assert loaded.to_json() == game.to_json()
+    d = game.pending()[0]
+    game.apply(d.player, 0)
+    loaded.apply(d.player, 0)
+    assert loaded.to_json() == game.to_json()
+
+
+def test_replay_refuses_a_tampered_log_with_the_reason(tmp_path):
+    from click.testing import CliRunner
+    runner = CliRunner()
+    path = tmp_path / "game.json"
+    assert runner.invoke(cli, ["play", "lairs", "-p", "2", "--seed", "3", "--log", str(path), "-q"]).exit_code == 0
+    log = json.loads(path.read_text(encoding="utf-8"))
+    log["actions"][2] = [0, "first"]
+    path.write_text(json.dumps(log), encoding="utf-8")
+    result = runner.invoke(cli, ["replay", str(path)])
+    assert result.exit_code == 1
+    assert "$.actions[2][1]: 'first' is not of type 'integer'" in result.output

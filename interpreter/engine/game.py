@@ -116,6 +116,17 @@ class Game:
 
     @classmethod
     def from_json(cls, rules, text: str) -> "Game":
+        """A game from ``to_json`` text, checked first (``schemas/state.schema.json``, then the
+        ruleset: node ids, seats, components); a tampered or foreign state raises
+        ``saved.StateError`` (a ValueError) naming the JSON path of what is wrong."""
+        from .saved import StateError, check_state
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise StateError(f"a saved state is JSON: {exc}") from None
+        if isinstance(data, dict) and data.get("format") != FORMAT:
+            raise StateError(f"this state has format {data.get('format')!r}; this version reads {FORMAT}")
+        check_state(rules, data)
         return cls.load(rules, json.loads(text, object_hook=decode))
 
     def clone(self) -> "Game":
