@@ -1,7 +1,7 @@
 """The `rulebook` command: list, inspect, validate and play data-driven board games.
 
 Exit status: 0 fine, 1 problems found (invalid content, failed scenario or
-replay), 2 usage or I/O errors.
+replay), 2 usage or I/O errors, 3 an internal error (a bug in Rulebook).
 """
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from rich import box
 from rich.table import Table
 
 from ..diagnostics import ContentError, Diagnostic, render_json, render_text
-from ..model.values import RuleError
+from ..model.values import InternalError, RuleError
 from . import session
 from .common import (HUMAN, CliError, describe_error, echo_error, err, load, out,
                      parse_options, parse_seats, player_count)
@@ -36,6 +36,9 @@ class _Group(click.Group):
         except RuleError as exc:
             echo_error(f"the rules went wrong at run time: {exc}")
             ctx.exit(1)
+        except InternalError as exc:       # never the author's fault: a status of its own
+            echo_error(f"{exc} (please report it)")
+            ctx.exit(3)
         except (OSError, ValueError) as exc:
             echo_error(describe_error(exc))
             ctx.exit(2)

@@ -93,6 +93,11 @@ def read_log(path: str) -> dict:
         raise CliError(f"{path} is not a game log (missing {', '.join(missing)})")
     if log.get("format", LOG_FORMAT) != LOG_FORMAT:
         raise CliError(f"{path} has log format {log['format']}; this version reads {LOG_FORMAT}")
+    from ..engine.saved import StateError, check_schema
+    try:
+        check_schema(log, "log.schema.json", "game log")       # schemas/log.schema.json
+    except StateError as exc:
+        raise CliError(f"{path}: {exc}", code=1) from None      # a tampered log: a problem found
     return log
 
 

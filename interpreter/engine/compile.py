@@ -7,9 +7,10 @@ source of truth for error messages and explanations.
 """
 from __future__ import annotations
 
-from ..dsl import ast
+from ..dsl import ast, kinds
 from . import budget
-from ..model.values import RuleError, Zone, describe, items_of, truth
+from ..model.values import (Effect, Grid, GraphRef, InternalError, Player, Room, RuleError, Side, Track,
+                            Zone, describe, items_of, truth)
 
 
 def compiled(node):
@@ -71,9 +72,8 @@ def _function(node):
         values = [a(ctx) for a in args]
         try:
             return function(ctx, values)
-        except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
-            # a general function given the wrong kind of value: a content error
-            raise RuleError(f"{name}({', '.join(map(describe, values))}): {exc}") from None
+        except _PYTHON_ERRORS as exc:
+            raise misuse(ctx, name, values, exc) from exc
     return fn
 
 
@@ -107,12 +107,58 @@ def _generator(node):
                 env[var] = saved
         try:
             return ctx.game.functions[name](ctx, [values])
-        except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
-            raise RuleError(f"{name}(...): {exc}") from None
+        except _PYTHON_ERRORS as exc:
+            raise misuse(ctx, name, [values], exc) from exc
     return fn
 
 
 _MISSING = object()
+_PYTHON_ERRORS = (TypeError, ValueError, KeyError, IndexError, AttributeError)
+
+
+def misuse(ctx, name: str, values: list, exc: Exception) -> Exception:
+    """Whose fault a Python exception in function ``name`` is.
+
+    The content's (a RuleError) when the values it gave do not fit the
+    function's signature: the checker cannot see every value's kind before
+    play (a field of kind "anything"). When they fit, the function itself
+    failed: an InternalError, a bug in Rulebook.
+    """
+    from ..mechanics import FUNCTIONS
+    call = f"{name}({', '.join(map(describe, values))})"
+    function = FUNCTIONS.get(name)
+    if function is not None:
+        signature = function.signature
+        if not signature.takes(len(values)):
+            return RuleError(f"{call}: '{name}' takes {signature.arity} values, got {len(values)}")
+        for i, value in enumerate(values):
+            kind = signature.param(i)
+            if not value_fits(value, kind, ctx.game.state):
+                return RuleError(f"{call}: value {i + 1} should be {kind}, got {describe(value)}")
+    return InternalError(f"{call} failed with {type(exc).__name__}: {exc}")
+
+
+def value_fits(value, kind, state) -> bool:
+    """Whether a run-time value is of ``kind`` (a signature's kind; see dsl/kinds.py)."""
+    if kind == kinds.ANY or isinstance(kind, kinds.Var):
+        return True
+    if isinstance(kind, kinds.Union):
+        return any(value_fits(value, option, state) for option in kind.options)
+    if isinstance(kind, kinds.ListOf):
+        items = items_of(value, state)
+        return type(items) is list and all(value_fits(item, kind.item, state) for item in items)
+    if isinstance(kind, (kinds.Zone, kinds.Group)):
+        return type(value) is Zone
+    if isinstance(kind, kinds.Record):
+        return type(value) is str
+    if isinstance(kind, kinds.Plain):
+        return type(value) is dict
+    return type(value) is _BASIC.get(kind, object)
+
+
+_BASIC = {kinds.NUMBER: int, kinds.BOOL: bool, kinds.STRING: str, kinds.NONE: type(None),
+          kinds.PLAYER: Player, kinds.GRID: Grid, kinds.ROOM: Room, kinds.SIDE: Side,
+          kinds.EFFECT: Effect, kinds.TRACK: Track, kinds.GRAPH: GraphRef}
 
 
 def _int(value, op):

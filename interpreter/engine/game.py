@@ -11,7 +11,9 @@ rebuilds a game from it; ``replay`` re-runs a recorded history.
 """
 from __future__ import annotations
 
+import io
 import json
+import pickle
 from dataclasses import dataclass
 
 from .. import mechanics
@@ -22,8 +24,8 @@ from .compile import compiled
 from ..content.options import resolve_options
 from .evaluate import Ctx, attribute, evaluate
 from ..model.rng import seed_state
-from ..model.values import (Condition, Player, RuleError, decode, describe, encode, plain_copy, seat_label,
-                            to_plain)
+from ..model.values import (Condition, InternalError, Player, RuleError, decode, describe, encode,
+                            plain_copy, seat_label, to_plain)
 
 FORMAT = 2     # 2: engine values are tagged records ({"$": "player", ...}); scripted seats
 
@@ -114,6 +116,17 @@ class Game:
 
     @classmethod
     def from_json(cls, rules, text: str) -> "Game":
+        """A game from ``to_json`` text, checked first (``schemas/state.schema.json``, then the
+        ruleset: node ids, seats, components); a tampered or foreign state raises
+        ``saved.StateError`` (a ValueError) naming the JSON path of what is wrong."""
+        from .saved import StateError, check_state
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise StateError(f"a saved state is JSON: {exc}") from None
+        if isinstance(data, dict) and data.get("format") != FORMAT:
+            raise StateError(f"this state has format {data.get('format')!r}; this version reads {FORMAT}")
+        check_state(rules, data)
         return cls.load(rules, json.loads(text, object_hook=decode))
 
     def clone(self) -> "Game":
@@ -169,18 +182,78 @@ class Game:
     def apply(self, player: int, choice) -> None:
         """Answer ``player``'s pending decision with an option index or label.
 
-        Raises IllegalAction (with the reason) and leaves the state untouched
-        if the player has nothing to decide or the option does not exist.
+        ``player`` is a seat number (an int) of a person; ``choice`` an option's
+        index (an int) or label. Anything else raises IllegalAction with the
+        reason. The call is all or nothing: if the content fails part-way
+        (a RuleError naming the statement's ``file:line:col``) or the engine
+        does (an InternalError), the state, history and log included, is
+        exactly what it was before.
         """
-        th = self._waiting_thread(player)
-        self.memo.clear()
+        th = self._waiting_thread(self._seat(player))
         labels = th["pending"]["labels"]
         index = self._index(choice, labels)
-        self.state["history"].append([player, index])
-        self.thread = th
-        self.log(f"{self.seat_name(player)} chose: {labels[index]}", to=[player])   # choices stay private
-        machine.answer(self, th, index)
-        machine.run(self)
+        saved = self._checkpoint(th)
+        try:
+            self.memo.clear()
+            self.state["history"].append([player, index])
+            self.thread = th
+            self.log(f"{self.seat_name(player)} chose: {labels[index]}", to=[player])   # choices stay private
+            machine.answer(self, th, index)
+            machine.run(self)
+        except BaseException as exc:
+            self._restore(saved)
+            reported = _reported(exc)
+            if reported is exc:
+                raise
+            raise reported from exc
+
+    def _seat(self, player) -> int:
+        """``player`` checked: the seat number of a person in this game."""
+        if type(player) is not int:
+            raise IllegalAction(f"a seat is a whole number (0 is {self.seat_name(0)}), not {player!r}")
+        if not 0 <= player < len(self.seat_names):
+            raise IllegalAction(f"there is no seat {player} in this game "
+                                f"(seats 0..{len(self.seat_names) - 1})")
+        if player >= self.people:
+            raise IllegalAction(f"{self.seat_name(player)} (seat {player}) is a scripted seat: "
+                                "it never decides")
+        return player
+
+    def _checkpoint(self, th: dict | None) -> tuple:
+        """What a failed call restores, taken cheaply (``apply`` runs at every decision).
+
+        The log and history only grow: their lengths are kept. In the flow,
+        only the main thread and ``th`` can change (the others wait), and the
+        snapshot is replaced, never changed: those are shared, the two
+        copied (every thread if ``th`` is None). The rest is pickled, which
+        is fast C code; it is read back only if the call fails.
+        """
+        state = self.state
+        flow = state["flow"]
+        rest = {key: value for key, value in state.items() if key not in _KEPT_APART}
+        if th is None:
+            saved_flow = plain_copy(flow)
+        else:
+            saved_flow = dict(flow)
+            saved_flow["main"] = plain_copy(flow["main"])
+            saved_flow["threads"] = [plain_copy(t) if t is th else t for t in flow["threads"]]
+        return (list(state), len(state["log"]), len(state["history"]),
+                _pickled(rest), saved_flow, self.thread)
+
+    def _restore(self, saved: tuple) -> None:
+        """Put back what ``_checkpoint`` took, in the same key order (so ``to_json`` is equal)."""
+        keys, n_log, n_history, rest, flow, thread = saved
+        state = self.state
+        log, history = state["log"], state["history"]
+        del log[n_log:]
+        del history[n_history:]
+        parts = pickle.loads(rest)
+        parts.update(log=log, history=history, flow=flow)
+        state.clear()
+        state.update((key, parts[key]) for key in keys)
+        self.thread = thread
+        self.memo.clear()
+        self.queued.clear()
 
     def _waiting_thread(self, player: int) -> dict:
         if self.over:
@@ -207,7 +280,8 @@ class Game:
             if _fold(choice) in folded:
                 return folded.index(_fold(choice))
             raise IllegalAction(f"no option is labelled {choice!r}")
-        raise IllegalAction(f"cannot choose {choice!r}")
+        raise IllegalAction(f"cannot choose {choice!r}: an option is chosen by its number "
+                            f"(0..{len(labels) - 1}) or its label")
 
     def view(self, player: int) -> dict:
         """What ``player`` may know (see engine.views)."""
@@ -325,7 +399,8 @@ class Game:
         """Run effect-language statements now (scenario set-ups, the `dsl` command).
 
         They may not ask for decisions. Pending decisions are then worked
-        out again, so their options reflect the changed state.
+        out again, so their options reflect the changed state. All or
+        nothing, as ``apply``: on an error the state is as it was.
         """
         from ..dsl.check import check
         from ..dsl.parser import parse_program
@@ -335,11 +410,19 @@ class Game:
             p = problems[0]
             raise RuleError(f"{p.node.line}:{p.node.col}: {p.message}" + (f" ({p.hint})" if p.hint else ""))
         self.rules.add_nodes(tree)
-        self.memo.clear()
-        th = machine.new_thread([], {"self": None if player is None else Player(player)})
-        machine.push(self, th, tree)
-        machine.run_alone(self, th)
-        machine.refresh(self)
+        saved = self._checkpoint(None)
+        try:
+            self.memo.clear()
+            th = machine.new_thread([], {"self": None if player is None else Player(player)})
+            machine.push(self, th, tree)
+            machine.run_alone(self, th)
+            machine.refresh(self)
+        except BaseException as exc:
+            self._restore(saved)
+            reported = _reported(exc)
+            if reported is exc:
+                raise
+            raise reported from exc
 
     def evaluate(self, text_or_tree, player: int | None = None, env: dict | None = None):
         """Evaluate an expression (text or tree) against the current state."""
@@ -349,6 +432,26 @@ class Game:
         budget.reset(self)
         scope.setdefault("self", None if player is None else Player(player))
         return evaluate(tree, Ctx(self, scope))
+
+
+_KEPT_APART = ("log", "history", "flow")      # restored by other means than a copy (see _checkpoint)
+
+
+def _pickled(data) -> bytes:
+    """``pickle.dumps`` without its memo: the state is a tree, and this is a third faster."""
+    out = io.BytesIO()
+    pickler = pickle.Pickler(out, pickle.HIGHEST_PROTOCOL)
+    pickler.fast = True
+    pickler.dump(data)
+    return out.getvalue()
+
+
+def _reported(exc: BaseException) -> BaseException:
+    """The error a failed call raises: the content's and ours as they are, any other
+    Python exception (raised outside a statement) as an internal error."""
+    if isinstance(exc, (RuleError, InternalError, IllegalAction)) or not isinstance(exc, Exception):
+        return exc
+    return InternalError(f"{type(exc).__name__}: {exc}")
 
 
 def _fold(label: str) -> str:

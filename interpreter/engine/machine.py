@@ -20,7 +20,7 @@ from __future__ import annotations
 from ..dsl import ast
 from . import budget
 from .evaluate import Ctx, evaluate
-from ..model.values import RuleError, describe, items_of, plain_copy, seat, truth
+from ..model.values import InternalError, RuleError, describe, items_of, plain_copy, seat, truth
 
 WAIT = "wait"
 _UNSET = object()
@@ -103,6 +103,8 @@ def _run_thread(game, th: dict) -> None:
                 return
     except RuleError as exc:
         raise located(game, exc, nodes[frames[-1]["n"]] if frames else None) from None
+    except Exception as exc:           # not the content's fault: say so, never blame the author
+        raise internal(game, exc, nodes[frames[-1]["n"]] if frames else None) from exc
 
 
 def located(game, exc: RuleError, node) -> RuleError:
@@ -117,6 +119,23 @@ def located(game, exc: RuleError, node) -> RuleError:
     err = RuleError(f"{where}: {exc}" if where else str(exc))
     err.located = True
     if not where:                      # a file's position is in the message, not for the caller
+        err.position = (node.line, node.col)
+    return err
+
+
+def internal(game, exc: Exception, node) -> InternalError:
+    """A Python exception raised while running ``node``: a bug in Rulebook, placed once.
+
+    Text run directly (``Game.execute``) has no file: ``position`` then holds (line, col).
+    """
+    if getattr(exc, "located", False):
+        return exc
+    detail = exc.detail if isinstance(exc, InternalError) else f"{type(exc).__name__}: {exc}"
+    where = game.rules.where(node) if node is not None else ""
+    if node is None:
+        return InternalError(detail)
+    err = InternalError(detail, where or f"line {node.line}, column {node.col}")
+    if not where:
         err.position = (node.line, node.col)
     return err
 
@@ -150,6 +169,9 @@ def _block(game, th, frame, node):
             except RuleError as exc:
                 game.queued.clear()
                 raise located(game, exc, stmt) from None
+            except Exception as exc:
+                game.queued.clear()
+                raise internal(game, exc, stmt) from exc
             game.memo.clear()                  # ...and has: forget what was read on the way
             if game.queued:                    # the statement runs other programs: now, in order
                 frame["i"] = i

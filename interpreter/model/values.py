@@ -30,6 +30,21 @@ class RuleError(Exception):
     """Content asked for something impossible at run time (a content bug)."""
 
 
+class InternalError(Exception):
+    """A bug in Rulebook itself (the engine or a mechanics function failed), not in the content.
+
+    Raised while content runs, with the statement's position in the message;
+    the game's state is left as it was before the call that failed.
+    ``detail`` is what failed, without the position.
+    """
+
+    def __init__(self, detail: str, where: str = ""):
+        place = f" at {where}" if where else ""
+        super().__init__(f"internal error (a bug in Rulebook, not in the rules){place}: {detail}")
+        self.detail = detail
+        self.located = bool(where)
+
+
 TAG = "$"
 
 
