@@ -454,17 +454,18 @@ def _user_function(name, params, tree):
         if len(args) != arity:
             raise RuleError(f"'{name}' takes {arity} values, got {len(args)}")
         me = ctx.env.get("self")
-        env = dict(zip(params, args))
-        env["self"] = me
         game = ctx.game
         key = None
         for arg in args:
             if type(arg) not in _PLAIN:
                 break
-        else:
+        else:                           # the memo first: a hit needs no locals built
             key = (name, None if me is None else me.seat, *args)
-            if key in game.memo:
-                return game.memo[key]
+            value = game.memo.get(key, _NOT_KEPT)
+            if value is not _NOT_KEPT:
+                return value
+        env = dict(zip(params, args))
+        env["self"] = me
         depth = game.depth
         if depth:                       # only calls inside calls can multiply: count those
             game.steps -= 1
@@ -484,6 +485,7 @@ def _user_function(name, params, tree):
 
 
 _PLAIN = (int, str, type(None))          # not bool: true == 1 as a key
+_NOT_KEPT = object()
 
 
 _COMPONENT_KEYS = {kind.state_key for kind in mechanics.COMPONENTS.values() if kind.state_key}
