@@ -4,7 +4,8 @@ Every bot answers through the same door as a human: it is given its own
 player's view (and, for look-ahead, a preview function that scores one of
 its own options on a game rebuilt from that view alone, see
 engine.determinise, so it cannot peek at anything hidden) and returns an
-option index.
+option index. A bot that never looks (``needs_view = False``) is asked
+``choose_blind(decision)`` instead and given no view, which costs nothing.
 """
 from __future__ import annotations
 
@@ -12,8 +13,18 @@ import random
 
 
 class Bot:
-    """Base class: ``choose`` returns the index of one option of ``view["decision"]``."""
+    """Base class: ``choose`` returns the index of one option of ``view["decision"]``.
+
+    A bot that decides without looking sets ``needs_view = False`` and
+    implements ``choose_blind(decision)`` (it may read ``decision.count``).
+    """
     name = "bot"
+    needs_view = True
+
+    def __init_subclass__(cls, **kw):
+        super().__init_subclass__(**kw)
+        if "choose" in vars(cls) and "needs_view" not in vars(cls):
+            cls.needs_view = True              # a bot that chooses its own way looks, unless it says not
 
     def __init__(self, seed: int = 0):
         self.seed = seed
@@ -26,16 +37,24 @@ class Bot:
 class RandomBot(Bot):
     """Any legal option, uniformly at random."""
     name = "random"
+    needs_view = False
 
     def choose(self, view, preview):
         return self.rng.randrange(len(view["decision"]["options"]))
+
+    def choose_blind(self, decision):
+        return self.rng.randrange(decision.count)
 
 
 class FirstBot(Bot):
     """Always the first option (handy for scenarios and tests)."""
     name = "first"
+    needs_view = False
 
     def choose(self, view, preview):
+        return 0
+
+    def choose_blind(self, decision):
         return 0
 
 
@@ -66,12 +85,15 @@ def make_bot(name: str, seed: int) -> Bot:
 
 def step(game, bots: dict) -> bool:
     """Let the first waiting player that is a bot decide; False if none is a bot."""
-    from ..engine.determinise import previewer
-    from ..engine.views import view
     for decision in game.pending():
         bot = bots.get(decision.player)
         if bot is not None:
             seat = decision.player
+            if not getattr(bot, "needs_view", True):
+                game.apply(seat, bot.choose_blind(decision))
+                return True
+            from ..engine.determinise import previewer
+            from ..engine.views import view
             seen = view(game, seat)
             index = bot.choose(seen, previewer(game, seat, getattr(bot, "seed", 0), seen))
             game.apply(seat, index)

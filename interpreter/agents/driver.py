@@ -37,6 +37,9 @@ def drive(game, move: Callable, *, on_step: Callable | None = None, until: Calla
         pending = game.pending()
         if not pending:
             raise RuntimeError("nobody has a decision, yet the game is not over")
+        if on_step:                        # its labels are read after the answer: build them now
+            for decision in pending:
+                decision.options.freeze()
         before = len(history)
         move(game, pending)
         if len(history) != before + 1:
@@ -59,7 +62,7 @@ def random_mover(seed: int, any_seat: bool = False) -> Callable:
 
     def move(game, pending):
         decision = pending[rnd.randrange(len(pending))] if any_seat else pending[0]
-        game.apply(decision.player, rnd.randrange(len(decision.options)))
+        game.apply(decision.player, rnd.randrange(decision.count))
     return move
 
 

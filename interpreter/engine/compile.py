@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from ..dsl import ast, kinds
 from . import budget
-from ..model.values import (Effect, Grid, GraphRef, InternalError, Player, Room, RuleError, Side, Track,
-                            Zone, describe, items_of, truth)
+from ..model.values import (Condition, Effect, Grid, GraphRef, InternalError, Player, Room, RuleError,
+                            Side, Track, Zone, describe, items_of, truth)
 
 
 def compiled(node):
@@ -51,8 +51,25 @@ def _dict(node):
 
 def _attribute(node):
     from .evaluate import attribute
+    from ..mechanics.grids import ROOM_READERS
     obj, name = compiled(node.obj), node.name
-    return lambda ctx: attribute(obj(ctx), name, ctx)
+    room_reader = ROOM_READERS.get(name)
+
+    def fn(ctx):
+        value = obj(ctx)
+        kind = type(value)
+        if kind is str and name != "id":           # a content record's plain field (most read)
+            record = ctx.game.rules.entities.get(value)
+            if record is not None:
+                field = record.get(name, _MISSING)
+                if field is not _MISSING and type(field) is not Condition:
+                    return field
+        elif kind is Room and room_reader is not None:
+            return room_reader(ctx, value)
+        elif kind is dict and name in value:
+            return value[name]
+        return attribute(value, name, ctx)         # everything else, and every error
+    return fn
 
 
 def _index(node):
@@ -65,11 +82,13 @@ def _function(node):
     name = node.name
     args = [compiled(a) for a in node.args]
 
+    one = args[0] if len(args) == 1 else None
+
     def fn(ctx):
         function = ctx.game.functions.get(name)
         if function is None:
             raise RuleError(f"unknown function '{name}'")
-        values = [a(ctx) for a in args]
+        values = [one(ctx)] if one is not None else [a(ctx) for a in args]
         try:
             return function(ctx, values)
         except _PYTHON_ERRORS as exc:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import io
 import json
 import pickle
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .. import mechanics
@@ -34,12 +35,72 @@ class IllegalAction(Exception):
     """An action the rules do not allow now; the state is unchanged."""
 
 
+class Labels(Sequence):
+    """The labels of a decision's options, built on first read (a count costs nothing).
+
+    ``fetch(indices)`` builds the labels at those indices; one label read
+    alone (``labels[k]``) builds only that one. They are read from the state
+    as it stands while the decision waits: read them (or ``freeze()``)
+    before the decision is answered.
+    """
+
+    __slots__ = ("count", "_fetch", "_all")
+
+    def __init__(self, count: int, fetch):
+        self.count = count
+        self._fetch = fetch
+        self._all = None
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __getitem__(self, k):
+        if self._all is None and type(k) is int and -self.count <= k < self.count:
+            return self._fetch((k % self.count,))[0]
+        return self._built()[k]
+
+    def __iter__(self):
+        return iter(self._built())
+
+    def __contains__(self, label) -> bool:
+        return label in self._built()
+
+    def freeze(self) -> "Labels":
+        """Build every label now, so they can be read after the decision is answered."""
+        self._built()
+        return self
+
+    def _built(self) -> tuple:
+        if self._all is None:
+            self._all = tuple(self._fetch(None))
+        return self._all
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, (Labels, tuple, list)):
+            return self._built() == tuple(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._built())
+
+    def __repr__(self) -> str:
+        return repr(self._built())
+
+
 @dataclass(frozen=True)
 class Decision:
-    """A choice one player must make: options have stable indices and labels."""
+    """A choice one player must make: options have stable indices and labels.
+
+    ``options`` is a sequence of labels built when read; ``count`` is how
+    many there are without building any (what a random or first bot needs).
+    """
     player: int
     prompt: str
-    options: tuple
+    options: Sequence
+
+    @property
+    def count(self) -> int:
+        return len(self.options)
 
     def to_dict(self) -> dict:
         return {"player": self.player, "prompt": self.prompt, "options": list(self.options)}
@@ -166,8 +227,28 @@ class Game:
         for th in self._threads():
             p = th["pending"]
             if p is not None:
-                out.append(Decision(p["player"], p["prompt"], tuple(p["labels"])))
+                out.append(Decision(p["player"], p["prompt"], self._labels(th)))
         return out
+
+    def _labels(self, th: dict) -> Labels:
+        """The lazy labels of ``th``'s pending decision (a state saved with them built reads them)."""
+        p = th["pending"]
+        count = p["count"] if "count" in p else len(p["labels"])
+
+        def fetch(ks):
+            if th["pending"] is not p:
+                raise RuntimeError("this decision was answered or worked out again: read its "
+                                   "options before answering it (or freeze them)")
+            saved = self.thread
+            self.thread = th
+            budget.reset(self)                 # outside a run: the labels get a budget of their own
+            try:
+                return machine.labels(self, th, ks)
+            except RuleError as exc:
+                raise machine.located(self, exc, self.rules.nodes[th["frames"][-1]["n"]]) from None
+            finally:
+                self.thread = saved
+        return Labels(count, fetch)
 
     def decision_for(self, player: int) -> Decision | None:
         for d in self.pending():
@@ -190,7 +271,7 @@ class Game:
         exactly what it was before.
         """
         th = self._waiting_thread(self._seat(player))
-        labels = th["pending"]["labels"]
+        labels = self._labels(th)
         index = self._index(choice, labels)
         saved = self._checkpoint(th)
         try:
@@ -274,6 +355,7 @@ class Game:
                 return choice
             raise IllegalAction(f"option {choice} does not exist (there are {len(labels)}: 0..{len(labels) - 1})")
         if isinstance(choice, str):
+            labels = list(labels)
             if choice in labels:
                 return labels.index(choice)
             folded = [_fold(label) for label in labels]          # case and spacing aside
@@ -306,9 +388,11 @@ class Game:
         """For a verb resuming its own frame: push a call of ``root`` (its locals already pushed)."""
         machine.push(self, th, root, call=True)
 
-    def decide(self, th: dict, frame: dict, labels: list, prompt: str, who):
-        """For a verb resuming its own frame: pause on a decision; a truthy result means wait."""
-        return machine.decide(self, th, frame, labels, prompt, who)
+    def decide(self, th: dict, frame: dict, count, prompt: str, who):
+        """For a verb resuming its own frame: pause on a decision of ``count`` options (or of a
+        list of labels built already); a truthy result means wait. The verb's ``labels``
+        names the options when someone reads them."""
+        return machine.decide(self, th, frame, count, prompt, who)
 
     def record_field(self, rid: str, name: str, i: int):
         """Field ``name`` of record ``rid`` read for seat ``i`` (conditions see ``self``)."""
@@ -473,17 +557,18 @@ def _user_function(name, params, tree):
         if len(args) != arity:
             raise RuleError(f"'{name}' takes {arity} values, got {len(args)}")
         me = ctx.env.get("self")
-        env = dict(zip(params, args))
-        env["self"] = me
         game = ctx.game
         key = None
         for arg in args:
             if type(arg) not in _PLAIN:
                 break
-        else:
+        else:                           # the memo first: a hit needs no locals built
             key = (name, None if me is None else me.seat, *args)
-            if key in game.memo:
-                return game.memo[key]
+            value = game.memo.get(key, _NOT_KEPT)
+            if value is not _NOT_KEPT:
+                return value
+        env = dict(zip(params, args))
+        env["self"] = me
         depth = game.depth
         if depth:                       # only calls inside calls can multiply: count those
             game.steps -= 1
@@ -503,6 +588,7 @@ def _user_function(name, params, tree):
 
 
 _PLAIN = (int, str, type(None))          # not bool: true == 1 as a key
+_NOT_KEPT = object()
 
 
 _COMPONENT_KEYS = {kind.state_key for kind in mechanics.COMPONENTS.values() if kind.state_key}

@@ -295,26 +295,83 @@ def _simultaneously(game, th, frame, node):
 
 
 # ---------------------------------------------------------------- decisions
+#
+# A decision knows its option count; its labels are built only when read
+# (``labels``: a person, a view, the log line of the chosen option), from
+# the waiting frame and its node, so they need nothing in the state. They
+# read the state as it is then: the same as when the question was asked,
+# except during ``simultaneously``, where another player's thread may have
+# run since (a label reading what that thread changed shows it changed).
 
-def _decide(game, th, frame, labels, prompt, who):
-    """Pause ``th`` on a decision, or take it at once when there is no real choice."""
-    if len(labels) == 1:
+def _decide(game, th, frame, count, prompt, who):
+    """Pause ``th`` on a decision of ``count`` options, or take it at once when there is no real choice.
+
+    ``count`` may instead be the list of labels, built already (kept in the state).
+    """
+    built = count if type(count) is list else None
+    if built is not None:
+        count = len(built)
+    if count == 1:
         frame["answer"] = 0
-        game.log(f"{game.describe(who)}: {labels[0]} (only option)",
-                 to=None if who is None else [seat(who)])
+        label = built[0] if built is not None else labels(game, th, (0,))[0]
+        game.log(f"{game.describe(who)}: {label} (only option)", to=None if who is None else [seat(who)])
         return None
     i = seat(who)
     if i >= game.people:
         raise RuleError(f"{game.seat_name(i)} is a scripted seat: it is never asked a decision")
-    th["pending"] = {"player": i, "prompt": prompt, "labels": labels}
+    th["pending"] = {"player": i, "prompt": prompt, "count": count}
+    if built is not None:
+        th["pending"]["labels"] = built
     return WAIT
+
+
+def labels(game, th, ks=None) -> list:
+    """Labels ``ks`` (default: all) of the decision ``th``'s top frame is making or waits on."""
+    pending = th["pending"]
+    if pending is not None and "labels" in pending:      # built at once (or a state saved so)
+        every = pending["labels"]
+        return list(every) if ks is None else [every[k] for k in ks]
+    frame = th["frames"][-1]
+    node = game.rules.nodes[frame["n"]]
+    if ks is None:
+        ks = range(pending["count"])
+    if node.__class__ is ast.Call:
+        return game.verbs[node.verb].labels(game, th, frame, node, ks)
+    return LABELS[node.__class__](game, th, frame, node, ks)
+
+
+def _choose_one_labels(game, th, frame, node, ks):
+    return [game.rules.explain(node.alternatives[k]) for k in ks]
+
+
+def _choose_in_labels(game, th, frame, node, ks):
+    opts = frame["opts"]
+    none_of_these = len(opts) - 1 if node.otherwise is not None else -1
+    env = th["envs"][-1]
+    ctx = Ctx(game, env)
+    before = env.get(node.var, _UNSET)
+    out = []
+    try:
+        for k in ks:
+            if k == none_of_these:
+                out.append(node.otherwise_label or "none of these")
+            elif node.label is None:
+                out.append(game.describe(opts[k]))
+            else:
+                env[node.var] = opts[k]
+                out.append(game.describe(evaluate(node.label, ctx)))
+    finally:
+        if before is _UNSET:                   # labelling binds nothing
+            env.pop(node.var, None)
+        else:
+            env[node.var] = before
+    return out
 
 
 def _choose_one(game, th, frame, node):
     if "answer" not in frame:
         ctx = ctx_of(game, th)
-        labels = [game.rules.explain(alt) for alt in node.alternatives]
-        if _decide(game, th, frame, labels, node.prompt or "choose one",
+        if _decide(game, th, frame, len(node.alternatives), node.prompt or "choose one",
                    ctx.env.get("self")) is WAIT:
             return WAIT
     th["frames"].pop()
@@ -329,26 +386,29 @@ def _choose_in(game, th, frame, node):
         values = items_of(evaluate(node.iterable, ctx), game.state)
         if type(values) is not list:
             raise RuleError(f"'choose' needs a list, got {describe(values)}")
-        options, labels = [], []
-        before = env.get(node.var, _UNSET)
-        for value in values:
-            env[node.var] = value
-            if node.cond is None or truth(evaluate(node.cond, ctx), game.state):
-                options.append(value)
-                labels.append(game.describe(evaluate(node.label, ctx) if node.label else value))
-        if before is _UNSET:                   # listing the options binds nothing
-            env.pop(node.var, None)
+        cond = node.cond
+        if cond is None:
+            options = list(values)
         else:
-            env[node.var] = before
+            options = []
+            before = env.get(node.var, _UNSET)
+            state = game.state
+            for value in values:
+                env[node.var] = value
+                if truth(evaluate(cond, ctx), state):
+                    options.append(value)
+            if before is _UNSET:                   # listing the options binds nothing
+                env.pop(node.var, None)
+            else:
+                env[node.var] = before
         if node.otherwise is not None:
             options.append(None)
-            labels.append(node.otherwise_label or "none of these")
         if not options:
             th["frames"].pop()                 # nothing to choose from: nothing happens
             return None
         frame["opts"] = options
         prompt = node.prompt or f"choose {node.var}"
-        if _decide(game, th, frame, labels, prompt, env.get("self")) is WAIT:
+        if _decide(game, th, frame, len(options), prompt, env.get("self")) is WAIT:
             return WAIT
     answer = frame["answer"]
     chosen = frame["opts"][answer]
@@ -374,9 +434,12 @@ def _verb_frame(game, th, frame, node):
     return game.verbs[node.verb].resume(game, th, frame, node)
 
 
-def decide(game, th, frame, labels, prompt, who):
-    """For mechanics: pause ``th`` on a decision (see ``_decide``); WAIT or None."""
-    return _decide(game, th, frame, labels, prompt, who)
+def decide(game, th, frame, count, prompt, who):
+    """For mechanics: pause ``th`` on a decision of ``count`` options (see ``_decide``); WAIT or None.
+
+    Its labels come from the verb's ``labels(game, th, frame, node, ks)``.
+    """
+    return _decide(game, th, frame, count, prompt, who)
 
 
 # Filled by interpreter.engine.statements (simple statements: gain, spend,
@@ -394,3 +457,5 @@ EXECUTE = {
     ast.ChooseIn: _choose_in,
     ast.Call: _verb_frame,  # verbs run inline in _block; a frame is one a verb scheduled
 }
+
+LABELS = {ast.ChooseOne: _choose_one_labels, ast.ChooseIn: _choose_in_labels}

@@ -57,7 +57,7 @@ def _smoke(rules, players: int, decisions: int):
             if not pending:
                 return ("smoke-stuck", None, None, None,
                         "the game is not over but nobody has a decision to make")
-            game.apply(pending[0].player, rnd.randrange(len(pending[0].options)))
+            game.apply(pending[0].player, rnd.randrange(pending[0].count))
     except (RuleError, ValueError) as exc:
         placed = _PLACED.match(str(exc))
         if placed is None:

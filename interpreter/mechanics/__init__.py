@@ -22,16 +22,18 @@ class Verb:
 
     A verb that runs other programs asks ``ctx.game.call``/``schedule``; if it
     scheduled a frame of its own, ``resume(game, thread, frame, node)``
-    carries that frame on. A verb whose value is a ``program`` is given it
+    carries that frame on, and if that frame can wait on a decision,
+    ``labels(game, thread, frame, node, indices)`` names its options. A verb whose value is a ``program`` is given it
     as ``(root, locals)``: a procedure call or a record's effect.
     """
 
-    __slots__ = ("run", "signature", "resume")
+    __slots__ = ("run", "signature", "resume", "labels")
 
-    def __init__(self, run, signature: str, resume=None):
+    def __init__(self, run, signature: str, resume=None, labels=None):
         self.run = run
         self.signature: VerbSignature = parse_verb(signature)
         self.resume = resume
+        self.labels = labels
 
     @property
     def arg(self) -> bool:
@@ -100,7 +102,8 @@ VERBS = {
     "advance": Verb(tracks.advance, "advance track by number"),
     # running other programs: a procedure call or a record's effect; hook points
     "do": Verb(programs.do, "do program [with record]"),
-    "signal": Verb(programs.signal, "signal hook [with record]", resume=programs.resume_chain),
+    "signal": Verb(programs.signal, "signal hook [with record]", resume=programs.resume_chain,
+                   labels=programs.chain_labels),
 }
 
 FUNCTIONS = {

@@ -28,6 +28,44 @@ def _spec(ctx, value) -> dict:
     return ctx.game.rules.grids[value.grid]
 
 
+class _Geometry:
+    """What never changes about one grid (of one owner): its rooms, lines, tags and neighbours.
+
+    Built once per ruleset on first use and kept on the rules object (never
+    in the state). Rooms are immutable values, so the lists are shared:
+    effect-language lists are copied before they are stored or grown.
+    """
+
+    __slots__ = ("rooms", "at", "rows", "cols", "tagged", "tags", "adjacent", "steps")
+
+    def __init__(self, name: str, of, spec: dict):
+        nr, nc = spec["rows"], spec["cols"]
+        self.at = {(r, c): Room(name, of, r, c) for r in range(1, nr + 1) for c in range(1, nc + 1)}
+        self.rooms = list(self.at.values())                      # row by row
+        self.rows = {r: [self.at[r, c] for c in range(1, nc + 1)] for r in range(1, nr + 1)}
+        self.cols = {c: [self.at[r, c] for r in range(1, nr + 1)] for c in range(1, nc + 1)}
+        self.tagged = {tag: [Room(name, of, r, c) for r, c in cells] for tag, cells in spec["tags"].items()}
+        self.tags = {cell: [tag for tag, cells in spec["tags"].items() if list(cell) in cells]
+                     for cell in self.at}
+        self.steps = {}                          # (r, c) -> [(edge key, room across)], in _STEP order
+        for (r, c) in self.at:
+            self.steps[r, c] = [(edge_key(r, c, side), self.at[r + dr, c + dc])
+                                for side, (dr, dc) in _STEP.items() if (r + dr, c + dc) in self.at]
+        self.adjacent = {cell: [room for _, room in steps] for cell, steps in self.steps.items()}
+
+
+def _geometry(ctx, value) -> _Geometry:
+    rules = ctx.game.rules
+    cache = rules.__dict__.get("_grid_geometry")
+    if cache is None:
+        cache = rules.__dict__["_grid_geometry"] = {}
+    key = (value.grid, value.of)
+    geo = cache.get(key)
+    if geo is None:
+        geo = cache[key] = _Geometry(value.grid, value.of, rules.grids[value.grid])
+    return geo
+
+
 def _room(grid, r: int, c: int) -> Room:
     return Room(grid.grid, grid.of, r, c)
 
@@ -64,14 +102,9 @@ def _walled(ctx, side: Side) -> bool:
     return edge_key(side.r, side.c, side.side) in _data(ctx, side)["walls"]
 
 
-def _inside(spec, r, c) -> bool:
-    return 1 <= r <= spec["rows"] and 1 <= c <= spec["cols"]
-
-
 def _across(ctx, side: Side):
     dr, dc = _STEP[side.side]
-    r, c = side.r + dr, side.c + dc
-    return _room(side, r, c) if _inside(_spec(ctx, side), r, c) else None
+    return _geometry(ctx, side).at.get((side.r + dr, side.c + dc))
 
 
 # ---------------------------------------------------------------- attributes
@@ -99,8 +132,7 @@ def _no(value, name):
 
 
 def _tags(ctx, room) -> list:
-    spec = _spec(ctx, room)
-    return [tag for tag, cells in spec["tags"].items() if [room.r, room.c] in cells]
+    return _geometry(ctx, room).tags[room.r, room.c]
 
 
 def _item(ctx, room):
@@ -144,40 +176,35 @@ ATTRIBUTE_KINDS = {
 
 def rooms(ctx, args):
     """rooms(GRID): every room, row by row"""
-    grid = _grid_of(args[0])
-    spec = _spec(ctx, grid)
-    return [_room(grid, r, c) for r in range(1, spec["rows"] + 1) for c in range(1, spec["cols"] + 1)]
+    return _geometry(ctx, _grid_of(args[0])).rooms
 
 
 def row(ctx, args):
     """row(GRID, N): the rooms of row N (an empty list if N is off the grid)"""
-    grid, n = _grid_of(args[0]), args[1]
-    spec = _spec(ctx, grid)
-    return [_room(grid, n, c) for c in range(1, spec["cols"] + 1)] if 1 <= n <= spec["rows"] else []
+    return _geometry(ctx, _grid_of(args[0])).rows.get(args[1], [])
 
 
 def column(ctx, args):
     """column(GRID, N): the rooms of column N (an empty list if N is off the grid)"""
-    grid, n = _grid_of(args[0]), args[1]
-    spec = _spec(ctx, grid)
-    return [_room(grid, r, n) for r in range(1, spec["rows"] + 1)] if 1 <= n <= spec["cols"] else []
+    return _geometry(ctx, _grid_of(args[0])).cols.get(args[1], [])
 
 
 def room(ctx, args):
     """room(GRID, R, C)"""
     grid, r, c = _grid_of(args[0]), args[1], args[2]
-    if not _inside(_spec(ctx, grid), r, c):
+    found = _geometry(ctx, grid).at.get((r, c)) if type(r) is int and type(c) is int else None
+    if found is None:
         raise RuleError(f"there is no room ({r}, {c})")
-    return _room(grid, r, c)
+    return found
 
 
 def tagged(ctx, args):
     """tagged(GRID, TAG): the rooms carrying a tag from the grid's declaration"""
     grid, tag = _grid_of(args[0]), args[1]
-    cells = _spec(ctx, grid)["tags"].get(tag)
-    if cells is None:
+    found = _geometry(ctx, grid).tagged.get(tag)
+    if found is None:
         raise RuleError(f"the grid has no tag '{tag}'")
-    return [_room(grid, r, c) for r, c in cells]
+    return found
 
 
 def sides(ctx, args):
@@ -197,26 +224,17 @@ def side(ctx, args):
 def adjacent(ctx, args):
     """adjacent(ROOM): orthogonal neighbours on the grid, walls or not"""
     rm = _check_room(args[0])
-    spec = _spec(ctx, rm)
-    out = []
-    for dr, dc in _STEP.values():
-        r, c = rm.r + dr, rm.c + dc
-        if _inside(spec, r, c):
-            out.append(_room(rm, r, c))
-    return out
+    return _geometry(ctx, rm).adjacent[rm.r, rm.c]
 
 
 def neighbours(ctx, args):
     """neighbours(ROOM): the rooms one step away with no wall between"""
     rm = _check_room(args[0])
     walls = _data(ctx, rm)["walls"]
-    spec = _spec(ctx, rm)
-    out = []
-    for side, (dr, dc) in _STEP.items():
-        r, c = rm.r + dr, rm.c + dc
-        if _inside(spec, r, c) and edge_key(rm.r, rm.c, side) not in walls:
-            out.append(_room(rm, r, c))
-    return out
+    steps = _geometry(ctx, rm).steps[rm.r, rm.c]
+    if not walls:
+        return [room for _, room in steps]
+    return [room for key, room in steps if key not in walls]
 
 
 def walls(ctx, args):

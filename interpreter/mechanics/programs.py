@@ -96,9 +96,8 @@ def resume_chain(game, th, frame, node):
     pick = 0
     if len(mine) > 1 and owner < game.people:
         if "answer" not in frame:
-            labels = [_listener_label(game, chain[k]["record"]) for k in mine]
             prompt = f"which first, on {frame['hook'].replace('_', ' ')}"
-            waiting = game.decide(th, frame, labels, prompt, Player(owner))
+            waiting = game.decide(th, frame, len(mine), prompt, Player(owner))
             if waiting is not None:
                 return waiting
         pick = mine[frame.pop("answer")]
@@ -107,6 +106,14 @@ def resume_chain(game, th, frame, node):
     th["envs"].append(env)
     game.push_call(th, game.rules.effects[entry["effect"]])
     return None
+
+
+def chain_labels(game, th, frame, node, ks) -> list:
+    """Labels ``ks`` of the owner's "which first" decision: the names of their listeners."""
+    chain = frame["chain"]
+    owner = chain[0]["owner"]
+    mine = [entry for entry in chain if entry["owner"] == owner]
+    return [_listener_label(game, mine[k]["record"]) for k in ks]
 
 
 def _listener_label(game, rid: str) -> str:
