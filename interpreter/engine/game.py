@@ -449,6 +449,7 @@ def _user_function(name, params, tree):
     """
     body = compiled(tree)
     arity = len(params)
+    first = params[0] if params else None
 
     def call(ctx, args):
         if len(args) != arity:
@@ -464,8 +465,11 @@ def _user_function(name, params, tree):
             value = game.memo.get(key, _NOT_KEPT)
             if value is not _NOT_KEPT:
                 return value
-        env = dict(zip(params, args))
-        env["self"] = me
+        if arity == 1:
+            env = {first: args[0], "self": me}
+        else:
+            env = dict(zip(params, args))
+            env["self"] = me
         depth = game.depth
         if depth:                       # only calls inside calls can multiply: count those
             game.steps -= 1
