@@ -257,9 +257,10 @@ class Game:
         self.memo.clear()
         labels = self._labels(th)
         index = self._index(choice, labels)
+        label = labels[index]                  # built before anything changes: it may fail
         self.state["history"].append([player, index])
         self.thread = th
-        self.log(f"{self.seat_name(player)} chose: {labels[index]}", to=[player])   # choices stay private
+        self.log(f"{self.seat_name(player)} chose: {label}", to=[player])   # choices stay private
         machine.answer(self, th, index)
         machine.run(self)
 
