@@ -3,13 +3,17 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
+from pathlib import Path
 
 import pytest
 
 from interpreter.content.ruleset import load_ruleset
 from interpreter.engine import machine
 from interpreter.engine.game import Game
-from interpreter.model.values import decode
+from interpreter.model.values import RuleError, decode
+
+TOY = Path(__file__).parent / "rulesets" / "toy"
 
 
 @pytest.fixture(scope="module")
@@ -68,3 +72,18 @@ def test_a_state_saved_with_built_labels_still_loads(lairs):
     assert list(d.options) == ["one", "two"] and d.count == 2
     old.apply(d.player, "two")
     assert any(line["text"].endswith("chose: two") for line in old.state["log"])
+
+
+def test_a_label_that_fails_is_placed_and_changes_nothing(tmp_path):
+    folder = tmp_path / "toy"
+    shutil.copytree(TOY, folder)
+    flow = (folder / "flow.yaml").read_text()
+    assert "choose c in self.hand label c:" in flow
+    (folder / "flow.yaml").write_text(flow.replace("choose c in self.hand label c:",
+                                                   "choose c in self.hand label 1 / 0:"))
+    game = Game.new(load_ruleset(str(folder)), players=2, seed=1)
+    before = game.to_json()
+    d = game.pending()[0]
+    with pytest.raises(RuleError, match=r"flow\.yaml:7:\d+: .*division by zero"):
+        game.apply(d.player, 0)
+    assert game.to_json() == before

@@ -50,7 +50,7 @@ def _dict(node):
 
 
 def _attribute(node):
-    from .evaluate import attribute
+    from .evaluate import attribute, player_attribute
     from ..mechanics.grids import ROOM_READERS
     obj, name = compiled(node.obj), node.name
     room_reader = ROOM_READERS.get(name)
@@ -68,6 +68,8 @@ def _attribute(node):
             return room_reader(ctx, value)
         elif kind is dict and name in value:
             return value[name]
+        elif kind is Player:
+            return player_attribute(value.seat, name, ctx)
         return attribute(value, name, ctx)         # everything else, and every error
     return fn
 
@@ -256,12 +258,16 @@ def _boolop(node):
     if node.op == "and":
         def both(ctx):
             a = left(ctx)
-            return right(ctx) if truth(a, ctx.game.state) else a
+            if a is True:                              # the common case, without a call
+                return right(ctx)
+            return right(ctx) if a is not False and truth(a, ctx.game.state) else a
         return both
 
     def either(ctx):
         a = left(ctx)
-        return a if truth(a, ctx.game.state) else right(ctx)
+        if a is False:
+            return right(ctx)
+        return a if a is True or truth(a, ctx.game.state) else right(ctx)
     return either
 
 
@@ -272,7 +278,11 @@ def _conditional(node):
 
 def _not(node):
     operand = compiled(node.operand)
-    return lambda ctx: not truth(operand(ctx), ctx.game.state)
+
+    def fn(ctx):
+        a = operand(ctx)
+        return not a if type(a) is bool else not truth(a, ctx.game.state)
+    return fn
 
 
 def _negate(node):

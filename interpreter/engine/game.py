@@ -273,12 +273,13 @@ class Game:
         th = self._waiting_thread(self._seat(player))
         labels = self._labels(th)
         index = self._index(choice, labels)
+        label = labels[index]                  # built before anything changes: it may fail
         saved = self._checkpoint(th)
         try:
             self.memo.clear()
             self.state["history"].append([player, index])
             self.thread = th
-            self.log(f"{self.seat_name(player)} chose: {labels[index]}", to=[player])   # choices stay private
+            self.log(f"{self.seat_name(player)} chose: {label}", to=[player])   # choices stay private
             machine.answer(self, th, index)
             machine.run(self)
         except BaseException as exc:
@@ -552,6 +553,7 @@ def _user_function(name, params, tree):
     """
     body = compiled(tree)
     arity = len(params)
+    first = params[0] if params else None
 
     def call(ctx, args):
         if len(args) != arity:
@@ -567,8 +569,11 @@ def _user_function(name, params, tree):
             value = game.memo.get(key, _NOT_KEPT)
             if value is not _NOT_KEPT:
                 return value
-        env = dict(zip(params, args))
-        env["self"] = me
+        if arity == 1:
+            env = {first: args[0], "self": me}
+        else:
+            env = dict(zip(params, args))
+            env["self"] = me
         depth = game.depth
         if depth:                       # only calls inside calls can multiply: count those
             game.steps -= 1
