@@ -43,3 +43,27 @@ def test_own_data_and_the_table_may_change(tmp_path):
     game.apply(0, 0)
     game.apply(1, 1)
     assert game.evaluate("[players[1].coin, count(players[1].hand), step]") == [4, 1, 1]
+
+
+LABELS = """simultaneously for each p in players:
+  choose "first" one: step += 1 | pass
+  choose "second" c in [1, 2] label text("step", step, c):
+    pass
+"""
+
+
+def test_labels_are_read_as_the_players_view_shows_the_table(tmp_path):
+    game = Game.new(toy_with(tmp_path, LABELS), players=2, seed=1)
+    game.apply(1, 0)                                   # P2 adds to the table's step...
+    game.apply(0, 1)                                   # ...P1 passes, then is asked again
+    assert game.decision_for(0).options == ("step 0 1", "step 0 2")   # as the round began
+    assert game.evaluate("step") == 1                   # while the table has moved on
+    assert game.view(0)["vars"]["step"] == 0
+
+
+def test_an_override_during_the_round_reaches_every_view(tmp_path):
+    game = Game.new(toy_with(tmp_path, LABELS), players=2, seed=1)
+    game.execute("step = 5")
+    assert game.view(0)["vars"]["step"] == game.view(1)["vars"]["step"] == 5
+    game.apply(0, 1)
+    assert game.decision_for(0).options == ("step 5 1", "step 5 2")

@@ -484,8 +484,10 @@ class Game:
         """Run effect-language statements now (scenario set-ups, the `dsl` command).
 
         They may not ask for decisions. Pending decisions are then worked
-        out again, so their options reflect the changed state. All or
-        nothing, as ``apply``: on an error the state is as it was.
+        out again, so their options reflect the changed state. An override
+        made while players choose at once is a new starting point for the
+        round: everyone's view (and labels) start from it. All or nothing,
+        as ``apply``: on an error the state is as it was.
         """
         from ..dsl.check import check
         from ..dsl.parser import parse_program
@@ -501,6 +503,9 @@ class Game:
             th = machine.new_thread([], {"self": None if player is None else Player(player)})
             machine.push(self, th, tree)
             machine.run_alone(self, th)
+            flow = self.state["flow"]
+            if flow["snapshot"] is not None:          # overrides reach every view at once
+                flow["snapshot"] = {key: plain_copy(self.state[key]) for key in self.table_keys}
             machine.refresh(self)
         except BaseException as exc:
             self._restore(saved)

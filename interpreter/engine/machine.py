@@ -326,7 +326,29 @@ def _decide(game, th, frame, count, prompt, who):
 
 
 def labels(game, th, ks=None) -> list:
-    """Labels ``ks`` (default: all) of the decision ``th``'s top frame is making or waits on."""
+    """Labels ``ks`` (default: all) of the decision ``th``'s top frame is making or waits on.
+
+    Labels are built when read, not when asked. While players choose at
+    once, a player's labels are read from the state as that player's view
+    shows it (everyone else, and the table, as the block began), so a label
+    never tells what another player chose in the meantime.
+    """
+    snapshot = game.state["flow"].get("snapshot")
+    if snapshot is None or th is game.state["flow"]["main"]:
+        return _labels(game, th, ks)
+    state, me = game.state, th["envs"][0]["self"].seat
+    live = {key: state[key] for key in game.table_keys}
+    state.update({key: snapshot[key] for key in game.table_keys if key != "players"})
+    state["players"] = [p if i == me else snapshot["players"][i] for i, p in enumerate(live["players"])]
+    game.memo.clear()
+    try:
+        return _labels(game, th, ks)
+    finally:
+        state.update(live)
+        game.memo.clear()
+
+
+def _labels(game, th, ks=None) -> list:
     pending = th["pending"]
     if pending is not None and "labels" in pending:      # built at once (or a state saved so)
         every = pending["labels"]
