@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import json
+from contextlib import contextmanager
 import pickle
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -274,14 +275,20 @@ class Game:
         labels = self._labels(th)
         index = self._index(choice, labels)
         label = labels[index]                  # built before anything changes: it may fail
-        saved = self._checkpoint(th)
-        try:
+        with self._all_or_nothing(th):
             self.memo.clear()
             self.state["history"].append([player, index])
             self.thread = th
             self.log(f"{self.seat_name(player)} chose: {label}", to=[player])   # choices stay private
             machine.answer(self, th, index)
             machine.run(self)
+
+    @contextmanager
+    def _all_or_nothing(self, th: dict | None):
+        """On any error inside, put the state back as it was, and report the error as ours or the content's."""
+        saved = self._checkpoint(th)
+        try:
+            yield
         except BaseException as exc:
             self._restore(saved)
             reported = _reported(exc)
@@ -497,8 +504,7 @@ class Game:
             p = problems[0]
             raise RuleError(f"{p.node.line}:{p.node.col}: {p.message}" + (f" ({p.hint})" if p.hint else ""))
         self.rules.add_nodes(tree)
-        saved = self._checkpoint(None)
-        try:
+        with self._all_or_nothing(None):
             self.memo.clear()
             th = machine.new_thread([], {"self": None if player is None else Player(player)})
             machine.push(self, th, tree)
@@ -507,12 +513,6 @@ class Game:
             if flow["snapshot"] is not None:          # overrides reach every view at once
                 flow["snapshot"] = {key: plain_copy(self.state[key]) for key in self.table_keys}
             machine.refresh(self)
-        except BaseException as exc:
-            self._restore(saved)
-            reported = _reported(exc)
-            if reported is exc:
-                raise
-            raise reported from exc
 
     def evaluate(self, text_or_tree, player: int | None = None, env: dict | None = None):
         """Evaluate an expression (text or tree) against the current state."""
