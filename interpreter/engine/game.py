@@ -424,6 +424,24 @@ class Game:
                 to = None if me is None else [me.seat]
         self.state["log"].append({"text": text, "to": to})
 
+    def log_to_viewers(self, text: str, section: str, name: str, owner: int | None) -> None:
+        """Log what a verb did to one component to every seat that may see it.
+
+        No ``visible_to``: everyone; else the seats for whom it holds (with
+        ``owner`` the component's seat, None for the table's). Inside an open
+        ``simultaneously`` block the line goes to the thread's player only,
+        as every line written there does: the others see the block's start.
+        """
+        from .views import _visible
+        th = self.thread
+        if th is not None and any(t is th for t in self.state["flow"]["threads"]):
+            return self.log(text)
+        key = f"{section}:{name}"
+        to = None
+        if self.rules.visibility.get(key) is not None:
+            to = [i for i in range(len(self.state["players"])) if _visible(self, key, i, owner)]
+        self.state["log"].append({"text": text, "to": to})
+
     def guard(self, owner: int | None, what: str) -> None:
         """Refuse, inside ``simultaneously``, a change to another seat's data.
 
