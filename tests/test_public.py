@@ -56,3 +56,53 @@ def test_a_change_to_a_hidden_grid_is_logged_to_those_who_may_see_it_only(lairs)
     assert 0 in seers and len(seers) < 4                       # the seat across sees nothing
     for i in range(4):
         assert any("placed in A1" in text for text in game.view(i)["log"]) == (i in seers), i
+
+
+MORE_OPTIONS = """
+  style: {description: A choice of strings., values: [plain, fancy], default: plain}
+  first_card: {description: A choice among a table's ids., table: cards, default: c1}
+  banned: {description: Some of a table's ids., type: subset, table: cards, default: []}
+  sizes: {description: Some of a list of numbers., type: subset, values: [2, 4, 8], default: []}
+  starters: {description: Seat numbers., type: seats, default: []}
+  fast: {description: A flag., type: bool, default: false}
+"""
+
+
+@pytest.fixture(scope="module")
+def optioned(tmp_path_factory):
+    """The toy ruleset with an option of every type."""
+    import shutil
+    folder = tmp_path_factory.mktemp("options") / "toy"
+    shutil.copytree(RULESETS / "toy", folder)
+    manifest = folder / "game.yaml"
+    text = manifest.read_text(encoding="utf-8")
+    manifest.write_text(text.replace("    default: 1\n", "    default: 1\n" + MORE_OPTIONS.lstrip("\n"), 1),
+                        encoding="utf-8")
+    return folder
+
+
+@pytest.mark.parametrize("typed, expected", [
+    ("rounds=2", ("rounds", 2)),                          # a choice of numbers
+    ("style=fancy", ("style", "fancy")),                  # a choice of strings
+    ("first_card=c4", ("first_card", "c4")),              # a choice of a table's ids
+    ("banned=c2,c5", ("banned", ["c2", "c5"])),           # a subset of a table's ids
+    ("sizes=8,2", ("sizes", [2, 8])),                     # a subset of numbers, in declared order
+    ("starters=2", ("starters", [2])),                    # seats
+    ("fast=true", ("fast", True)),                        # a flag
+])
+def test_every_option_type_is_set_from_text_as_typed_on_the_command_line(optioned, typed, expected):
+    from interpreter.cli.common import parse_options
+    rules = load_ruleset(str(optioned))
+    name, value = expected
+    game = Game.new(rules, seed=1, options=parse_options([typed]))
+    assert game.state["options"][name] == value
+    assert Game.new(rules, seed=1, options={name: value}).state["options"][name] == value   # the API's typed form
+
+
+def test_a_number_option_is_set_from_the_command_line():
+    from click.testing import CliRunner
+    from interpreter.cli.main import cli
+    result = CliRunner().invoke(cli, ["play", str(RULESETS / "toy"), "-o", "rounds=2"])
+    assert result.exit_code == 0, result.output
+    bad = CliRunner().invoke(cli, ["play", str(RULESETS / "toy"), "-o", "rounds=7"])
+    assert bad.exit_code != 0 and "must be one of 1, 2, 3, not '7'" in bad.output
