@@ -20,7 +20,7 @@ def resolve_options(rules, given: dict, players: int) -> dict:
             raise ValueError(f"'{rules.id}' has no option '{name}'" + (f" ({hint})" if hint else ""))
     for name, spec in rules.options.items():
         value = given.get(name, spec.get("default"))
-        out[name] = _check_option(rules, name, spec, value, players)
+        out[name] = _check_option(rules, name, spec, value, players, typed=name in given)
     return out
 
 
@@ -44,7 +44,8 @@ def default_problems(rules) -> dict:
     return found
 
 
-def _check_option(rules, name, spec, value, players):
+def _check_option(rules, name, spec, value, players, typed=False):
+    """The value checked; ``typed`` (given, not the manifest's default): a text may name a number."""
     kind = spec.get("type", "choice")
     if kind == "bool":
         if isinstance(value, str):
@@ -53,7 +54,7 @@ def _check_option(rules, name, spec, value, players):
             raise ValueError(f"option '{name}' is true or false, not {value!r}")
     elif kind == "choice":
         allowed = spec.get("values") or rules.tables.get(spec.get("table"), [])
-        value = _from_text(value, allowed)
+        value = _from_text(value, allowed) if typed else value
         if value not in allowed:
             raise ValueError(f"option '{name}' must be one of {', '.join(map(str, allowed))}, not {value!r}")
     elif kind in ("seats", "subset"):
@@ -63,7 +64,7 @@ def _check_option(rules, name, spec, value, players):
             raise ValueError(f"option '{name}' takes a list, not {value!r}")
         allowed = (list(range(1, players + 1)) if kind == "seats"
                    else spec.get("values") or rules.tables.get(spec.get("table"), []))
-        if kind == "subset":
+        if kind == "subset" and typed:
             value = [_from_text(v, allowed) for v in value]
         if kind == "seats":
             try:
