@@ -106,3 +106,69 @@ def test_a_number_option_is_set_from_the_command_line():
     assert result.exit_code == 0, result.output
     bad = CliRunner().invoke(cli, ["play", str(RULESETS / "toy"), "-o", "rounds=7"])
     assert bad.exit_code != 0 and "must be one of 1, 2, 3, not '7'" in bad.output
+
+
+X_WINS = ["A1", "A2", "B1", "B2", "C1"]                        # x takes row 1
+DRAW = ["A1", "B1", "C1", "B2", "A2", "A3", "C2", "C3"]        # x then takes B3, the one square left
+
+
+def ttt_with(tmp_path, returns: str, functions: str = ""):
+    """A copy of tic-tac-toe declaring other returns (and more flow functions)."""
+    import shutil
+    folder = tmp_path / "ttt"
+    shutil.copytree(RULESETS / "ttt", folder)
+    manifest = folder / "game.yaml"
+    manifest.write_text(manifest.read_text(encoding="utf-8").replace("returns: win_loss", f"returns: {returns}"),
+                        encoding="utf-8")
+    flow = folder / "flow.yaml"
+    flow.write_text(flow.read_text(encoding="utf-8") + functions, encoding="utf-8")
+    return load_ruleset(str(folder))
+
+
+def finished(rules, squares):
+    game = Game.new(rules, seed=1)
+    play(game, squares)
+    assert game.over
+    return game
+
+
+def test_returns_for_a_win_a_loss_and_a_draw(ttt):
+    won = finished(ttt, X_WINS)
+    assert won.result["winners"] == [0] and won.result["returns"] == [1.0, 0.0]
+    drawn = finished(ttt, DRAW)
+    assert drawn.result["winners"] == [0, 1] and drawn.result["returns"] == [0.5, 0.5]
+    assert "returns" not in drawn.state["result"]               # worked out, never stored
+    assert all(type(v) is int for v in drawn.state["result"]["scores"])
+
+
+MARGIN = """  margin:
+    expr: if winner == self then 1 else if winner == none then 0 else -1
+"""
+
+
+@pytest.mark.parametrize("returns, win, draw", [
+    ("rank_points", [1.0, 0.0], [0.5, 0.5]),
+    ("score_minus_mean", [0.5, -0.5], [0.0, 0.0]),
+    ("margin", [1.0, -1.0], [0.0, 0.0]),
+])
+def test_each_declared_kind_of_returns(tmp_path, returns, win, draw):
+    rules = ttt_with(tmp_path, returns, MARGIN)
+    assert finished(rules, X_WINS).result["returns"] == win
+    assert finished(rules, DRAW).result["returns"] == draw
+
+
+def test_returns_naming_nothing_is_refused_at_load(tmp_path):
+    from interpreter.diagnostics import ContentError
+    with pytest.raises(ContentError, match="returns 'win_lose' is neither"):
+        ttt_with(tmp_path, "win_lose")
+
+
+def test_simulate_reports_the_average_return_per_seat():
+    from click.testing import CliRunner
+    from interpreter.cli.main import cli
+    import json
+    result = CliRunner().invoke(cli, ["simulate", str(RULESETS / "ttt"), "-n", "6", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    seats = json.loads(result.output)["seats"]
+    assert [s["returns"] for s in seats] == [round(s["wins"] / 6, 4) for s in seats]   # win_loss: wins shared
+    assert round(sum(s["returns"] for s in seats), 6) == 1.0

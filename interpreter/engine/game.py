@@ -214,8 +214,15 @@ class Game:
 
     @property
     def result(self) -> dict | None:
-        """``{"scores": [...], "winners": [seats], "ranks": [...]}`` once the game is over."""
-        return self.state["result"]
+        """``{"scores": [...], "winners": [seats], "ranks": [...], "returns": [...]}`` once over.
+
+        ``returns`` (floats, see engine/returns.py) are worked out here, never stored.
+        """
+        result = self.state["result"]
+        if result is None:
+            return None
+        from .returns import returns_of
+        return {**result, "returns": returns_of(self, result)}
 
     def _threads(self):
         flow = self.state["flow"]
