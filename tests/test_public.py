@@ -19,6 +19,11 @@ def ttt():
     return load_ruleset(str(RULESETS / "ttt"))
 
 
+@pytest.fixture(scope="module")
+def toy():
+    return load_ruleset(str(RULESETS / "toy"))
+
+
 def play(game, squares):
     """Answer each decision with the square named (``"B2"``), whoever's turn it is."""
     for square in squares:
@@ -172,3 +177,30 @@ def test_simulate_reports_the_average_return_per_seat():
     seats = json.loads(result.output)["seats"]
     assert [s["returns"] for s in seats] == [round(s["wins"] / 6, 4) for s in seats]   # win_loss: wins shared
     assert round(sum(s["returns"] for s in seats), 6) == 1.0
+
+
+def test_hands_and_secrets_are_revealed_to_everyone_at_the_end(toy):
+    game = Game.new(toy, seed=4)
+    while not game.over:
+        before = [game.view(i) for i in (0, 1)]
+        decision = game.pending()[0]
+        game.apply(decision.player, 0)
+    other = before[0]["players"][1]                            # the last view before the end
+    assert "cards" not in other["zones"]["hand"] and "secret" not in other["vars"]
+    end = game.view(0)["players"][1]
+    sheet = game.state["players"][1]
+    assert end["zones"]["hand"]["cards"] == sheet["zones"]["hand"] and sheet["zones"]["hand"]
+    assert end["vars"]["secret"] == sheet["vars"]["secret"] is not None
+    assert "cards" not in game.view(0)["zones"]["deck"]        # not named: still hidden
+
+
+def test_revealing_an_undeclared_name_is_refused_at_load(tmp_path):
+    import shutil
+    from interpreter.diagnostics import ContentError
+    folder = tmp_path / "toy"
+    shutil.copytree(RULESETS / "toy", folder)
+    manifest = folder / "game.yaml"
+    manifest.write_text(manifest.read_text(encoding="utf-8").replace("[hand, secret]", "[hands]"),
+                        encoding="utf-8")
+    with pytest.raises(ContentError, match="'hands' to reveal at the end is not a declared component"):
+        load_ruleset(str(folder))

@@ -425,6 +425,11 @@ def _check_declared_names(rules, manifest: Source, components: Source, problems:
                      manifest, ("score",),
                      hint=did_you_mean(rules.score, list(rules.counters) + sorted(rules.function_names)))
     _check_returns(rules, manifest, problems)
+    declared = sorted({name for names in rules.declared.values() for name in names})
+    for k, name in enumerate(manifest.data.get("reveal_at_end", [])):
+        if name not in declared:
+            problems.add("unknown-name", f"'{name}' to reveal at the end is not a declared component",
+                         manifest, ("reveal_at_end", k), hint=did_you_mean(name, declared))
     for name, spec in rules.zones.items():
         if "from" in spec and spec["from"] not in rules.tables:
             problems.add("unknown-name", f"zone '{name}' starts from an unknown table '{spec['from']}'",
