@@ -204,3 +204,31 @@ def test_revealing_an_undeclared_name_is_refused_at_load(tmp_path):
                         encoding="utf-8")
     with pytest.raises(ContentError, match="'hands' to reveal at the end is not a declared component"):
         load_ruleset(str(folder))
+
+
+@pytest.fixture(scope="module")
+def libraries(tmp_path_factory):
+    """The toy ruleset where the table's deck and each player's library draw copies of one table."""
+    import shutil
+    folder = tmp_path_factory.mktemp("copies") / "toy"
+    shutil.copytree(RULESETS / "toy", folder)
+    components = folder / "components.yaml"
+    text = components.read_text(encoding="utf-8")
+    components.write_text(text.replace("  discard: {visible: all}\n", "  discard: {visible: all}\n"
+                                       "  library: {per_player: true, from: cards, visible: count}\n"),
+                          encoding="utf-8")
+    return load_ruleset(str(folder))
+
+
+def test_arrange_takes_the_named_zones_own_copy_then_its_owners(libraries):
+    game = Game.new(libraries, seed=1)
+    sheets, deck = game.state["players"], list(game.state["zones"]["deck"])
+    first, second = deck[:2]                                   # copies on the table and in both libraries
+    assert all(first in s["zones"]["library"] and second in s["zones"]["library"] for s in sheets)
+    game.execute(f'arrange players[2].library to ["{first}"]')
+    assert sheets[1]["zones"]["library"][0] == first and len(sheets[1]["zones"]["library"]) == 6
+    assert len(sheets[0]["zones"]["library"]) == 6 and game.state["zones"]["deck"] == deck
+    hand = list(sheets[1]["zones"]["hand"])
+    game.execute(f'arrange players[2].hand to ["{second}"]')   # not in the hand: from P2's library
+    assert sheets[1]["zones"]["hand"] == [second] + hand and second not in sheets[1]["zones"]["library"]
+    assert second in sheets[0]["zones"]["library"] and game.state["zones"]["deck"] == deck
