@@ -232,3 +232,19 @@ def test_arrange_takes_the_named_zones_own_copy_then_its_owners(libraries):
     game.execute(f'arrange players[2].hand to ["{second}"]')   # not in the hand: from P2's library
     assert sheets[1]["zones"]["hand"] == [second] + hand and second not in sheets[1]["zones"]["library"]
     assert second in sheets[0]["zones"]["library"] and game.state["zones"]["deck"] == deck
+
+
+def test_an_override_during_a_simultaneous_block_reaches_every_view(toy):
+    from interpreter.model.values import RuleError
+    game = Game.new(toy, seed=2)
+    assert len(game.pending()) == 2 and game.state["flow"]["snapshot"] is not None
+    game.execute("set players[2].coin to 9")
+    assert [game.view(i)["players"][1]["counters"]["coin"] for i in (0, 1)] == [9, 9]
+    game.apply(0, 0)                                           # P1 answers: their secret is set
+    assert game.state["flow"]["snapshot"] is not None
+    saved = game.to_json()
+    with pytest.raises(RuleError, match="already changed by a player choosing in 'simultaneously'"):
+        game.execute('set players[1].secret to "c1"')
+    assert game.to_json() == saved                             # refused: nothing changed
+    game.execute("set players[1].coin to 7")                   # a part P1 did not touch
+    assert game.view(1)["players"][0]["counters"]["coin"] == 7

@@ -520,11 +520,15 @@ class Game:
             raise RuleError(f"{p.node.line}:{p.node.col}: {p.message}" + (f" ({p.hint})" if p.hint else ""))
         self.rules.add_nodes(tree)
         saved = self._checkpoint(None)
+        open_block = self.state["flow"].get("snapshot") is not None
+        before = {key: plain_copy(self.state[key]) for key in self.table_keys} if open_block else None
         try:
             self.memo.clear()
             th = machine.new_thread([], {"self": None if player is None else Player(player)})
             machine.push(self, th, tree)
             machine.run_alone(self, th)
+            if open_block:
+                self._carry_to_snapshot(before)
             machine.refresh(self)
         except BaseException as exc:
             self._restore(saved)
@@ -532,6 +536,30 @@ class Game:
             if reported is exc:
                 raise
             raise reported from exc
+
+    def _carry_to_snapshot(self, before: dict) -> None:
+        """An override made while players choose at once reaches the snapshot views show.
+
+        Each component ``execute`` changed is copied into the snapshot, so
+        every view sees it; one a player has already changed in their own
+        thread (their answer, hidden from the others) is refused instead.
+        """
+        snapshot = plain_copy(self.state["flow"]["snapshot"])
+        pairs = [(self.state[key], before[key], snapshot[key], key) for key in self.table_keys
+                 if key != "players"]
+        pairs += [(live[key], old[key], snap[key], f"{self.seat_name(i)}'s {key}")
+                  for i, (live, old, snap) in enumerate(zip(self.state["players"], before["players"],
+                                                            snapshot["players"]))
+                  for key in live if isinstance(live[key], dict)]
+        for live, old, snap, where in pairs:
+            for name, value in live.items():
+                if value == old.get(name):
+                    continue
+                if snap.get(name) != old.get(name):
+                    raise RuleError(f"'{name}' ({where}) was already changed by a player choosing in "
+                                    "'simultaneously': it cannot be overridden until all have chosen")
+                snap[name] = plain_copy(value)
+        self.state["flow"]["snapshot"] = snapshot
 
     def evaluate(self, text_or_tree, player: int | None = None, env: dict | None = None):
         """Evaluate an expression (text or tree) against the current state."""
