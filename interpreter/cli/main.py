@@ -369,10 +369,10 @@ def _print_stats(stats: dict) -> None:
     console = out()
     console.print(f"{stats['game']}: {stats['games']} games, {stats['players']} players, "
                   f"seeds {stats['seed']}..{stats['seed'] + stats['games'] - 1}")
-    table = _table("seat", "bot", "wins", "avg score", "min", "max")
+    table = _table("seat", "bot", "wins", "avg score", "min", "max", "avg return")
     for row in stats["seats"]:
         table.add_row(row["seat"], row["bot"], f"{row['wins']:g}", f"{row['average']:.2f}",
-                      str(row["min"]), str(row["max"]))
+                      str(row["min"]), str(row["max"]), f"{row['returns']:.3f}")
     console.print(table)
     console.print(f"average decisions per game: {stats['decisions_per_game']:.1f}")
 

@@ -3,7 +3,8 @@
 Option kinds (``type`` in the manifest): ``choice`` (one of ``values`` or of a
 table's ids), ``bool``, ``seats`` (1-based seat numbers) and ``subset`` (some
 of ``values`` or of a table's ids). Text values, as typed on a command line,
-are accepted too (``"true"``, ``"1,3"``).
+are accepted too (``"true"``, ``"1,3"``, ``"2"`` for the number 2), so the
+command line, scenario files and the API set every kind alike.
 """
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ def resolve_options(rules, given: dict, players: int) -> dict:
             raise ValueError(f"'{rules.id}' has no option '{name}'" + (f" ({hint})" if hint else ""))
     for name, spec in rules.options.items():
         value = given.get(name, spec.get("default"))
-        out[name] = _check_option(rules, name, spec, value, players)
+        out[name] = _check_option(rules, name, spec, value, players, typed=name in given)
     return out
 
 
@@ -43,7 +44,8 @@ def default_problems(rules) -> dict:
     return found
 
 
-def _check_option(rules, name, spec, value, players):
+def _check_option(rules, name, spec, value, players, typed=False):
+    """The value checked; ``typed`` (given, not the manifest's default): a text may name a number."""
     kind = spec.get("type", "choice")
     if kind == "bool":
         if isinstance(value, str):
@@ -52,6 +54,7 @@ def _check_option(rules, name, spec, value, players):
             raise ValueError(f"option '{name}' is true or false, not {value!r}")
     elif kind == "choice":
         allowed = spec.get("values") or rules.tables.get(spec.get("table"), [])
+        value = _from_text(value, allowed) if typed else value
         if value not in allowed:
             raise ValueError(f"option '{name}' must be one of {', '.join(map(str, allowed))}, not {value!r}")
     elif kind in ("seats", "subset"):
@@ -61,6 +64,8 @@ def _check_option(rules, name, spec, value, players):
             raise ValueError(f"option '{name}' takes a list, not {value!r}")
         allowed = (list(range(1, players + 1)) if kind == "seats"
                    else spec.get("values") or rules.tables.get(spec.get("table"), []))
+        if kind == "subset" and typed:
+            value = [_from_text(v, allowed) for v in value]
         if kind == "seats":
             try:
                 value = [int(v) for v in value]
@@ -71,4 +76,13 @@ def _check_option(rules, name, spec, value, players):
             raise ValueError(f"option '{name}': {', '.join(map(str, bad))} not among "
                              f"{', '.join(map(str, allowed))}")
         value = sorted(set(value), key=allowed.index)
+    return value
+
+
+def _from_text(value, allowed: list):
+    """The allowed value a text names (``"2"`` for 2), as typed on a command line; else unchanged."""
+    if isinstance(value, str) and value not in allowed:
+        for candidate in allowed:
+            if not isinstance(candidate, bool) and str(candidate) == value:
+                return candidate
     return value

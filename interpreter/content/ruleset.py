@@ -403,6 +403,17 @@ def _check_option_defaults(rules, manifest: Source, problems: Problems) -> None:
         problems.add("option-default", message, manifest, where, key=hint is not None, hint=hint)
 
 
+def _check_returns(rules, manifest: Source, problems: Problems):
+    """``returns`` names a built-in way (engine/returns.py) or a flow function of no values."""
+    from ..engine.returns import BUILT_IN
+    how = manifest.data.get("returns", "win_loss")
+    known = sorted(rules.function_names)
+    if how not in BUILT_IN and how not in known:
+        problems.add("unknown-name", f"returns '{how}' is neither {', '.join(BUILT_IN)} "
+                     "nor a flow function", manifest, ("returns",),
+                     hint=did_you_mean(how, list(BUILT_IN) + known))
+
+
 def _check_declared_names(rules, manifest: Source, components: Source, problems: Problems):
     """Names the manifest and components use must exist: the score, tables of zones and options."""
     for name in manifest.data.get("show", []):
@@ -413,6 +424,12 @@ def _check_declared_names(rules, manifest: Source, components: Source, problems:
         problems.add("unknown-name", f"the score '{rules.score}' is neither a counter nor a function",
                      manifest, ("score",),
                      hint=did_you_mean(rules.score, list(rules.counters) + sorted(rules.function_names)))
+    _check_returns(rules, manifest, problems)
+    declared = sorted({name for names in rules.declared.values() for name in names})
+    for k, name in enumerate(manifest.data.get("reveal_at_end", [])):
+        if name not in declared:
+            problems.add("unknown-name", f"'{name}' to reveal at the end is not a declared component",
+                         manifest, ("reveal_at_end", k), hint=did_you_mean(name, declared))
     for name, spec in rules.zones.items():
         if "from" in spec and spec["from"] not in rules.tables:
             problems.add("unknown-name", f"zone '{name}' starts from an unknown table '{spec['from']}'",

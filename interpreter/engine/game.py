@@ -215,8 +215,15 @@ class Game:
 
     @property
     def result(self) -> dict | None:
-        """``{"scores": [...], "winners": [seats], "ranks": [...]}`` once the game is over."""
-        return self.state["result"]
+        """``{"scores": [...], "winners": [seats], "ranks": [...], "returns": [...]}`` once over.
+
+        ``returns`` (floats, see engine/returns.py) are worked out here, never stored.
+        """
+        result = self.state["result"]
+        if result is None:
+            return None
+        from .returns import returns_of
+        return {**result, "returns": returns_of(self, result)}
 
     def _threads(self):
         flow = self.state["flow"]
@@ -432,6 +439,24 @@ class Game:
                 to = None if me is None else [me.seat]
         self.state["log"].append({"text": text, "to": to})
 
+    def log_to_viewers(self, text: str, section: str, name: str, owner: int | None) -> None:
+        """Log what a verb did to one component to every seat that may see it.
+
+        No ``visible_to``: everyone; else the seats for whom it holds (with
+        ``owner`` the component's seat, None for the table's). Inside an open
+        ``simultaneously`` block the line goes to the thread's player only,
+        as every line written there does: the others see the block's start.
+        """
+        from .views import _visible
+        th = self.thread
+        if th is not None and any(t is th for t in self.state["flow"]["threads"]):
+            return self.log(text)
+        key = f"{section}:{name}"
+        to = None
+        if self.rules.visibility.get(key) is not None:
+            to = [i for i in range(len(self.state["players"])) if _visible(self, key, i, owner)]
+        self.state["log"].append({"text": text, "to": to})
+
     def guard(self, owner: int | None, what: str) -> None:
         """Refuse, inside ``simultaneously``, a change to another seat's data.
 
@@ -504,15 +529,40 @@ class Game:
             p = problems[0]
             raise RuleError(f"{p.node.line}:{p.node.col}: {p.message}" + (f" ({p.hint})" if p.hint else ""))
         self.rules.add_nodes(tree)
+        open_block = self.state["flow"].get("snapshot") is not None
+        before = {key: plain_copy(self.state[key]) for key in self.table_keys} if open_block else None
         with self._all_or_nothing(None):
             self.memo.clear()
             th = machine.new_thread([], {"self": None if player is None else Player(player)})
             machine.push(self, th, tree)
             machine.run_alone(self, th)
-            flow = self.state["flow"]
-            if flow["snapshot"] is not None:          # overrides reach every view at once
-                flow["snapshot"] = {key: plain_copy(self.state[key]) for key in self.table_keys}
+            if open_block:                            # overrides reach every view at once
+                self._carry_to_snapshot(before)
             machine.refresh(self)
+
+    def _carry_to_snapshot(self, before: dict) -> None:
+        """An override made while players choose at once reaches the snapshot views show.
+
+        Each component ``execute`` changed is copied into the snapshot, so
+        every view sees it; one a player has already changed in their own
+        thread (their answer, hidden from the others) is refused instead.
+        """
+        snapshot = plain_copy(self.state["flow"]["snapshot"])
+        pairs = [(self.state[key], before[key], snapshot[key], key) for key in self.table_keys
+                 if key != "players"]
+        pairs += [(live[key], old[key], snap[key], f"{self.seat_name(i)}'s {key}")
+                  for i, (live, old, snap) in enumerate(zip(self.state["players"], before["players"],
+                                                            snapshot["players"]))
+                  for key in live if isinstance(live[key], dict)]
+        for live, old, snap, where in pairs:
+            for name, value in live.items():
+                if value == old.get(name):
+                    continue
+                if snap.get(name) != old.get(name):
+                    raise RuleError(f"'{name}' ({where}) was already changed by a player choosing in "
+                                    "'simultaneously': it cannot be overridden until all have chosen")
+                snap[name] = plain_copy(value)
+        self.state["flow"]["snapshot"] = snapshot
 
     def evaluate(self, text_or_tree, player: int | None = None, env: dict | None = None):
         """Evaluate an expression (text or tree) against the current state."""

@@ -5,7 +5,9 @@ counters, player variables and grids (names ``viewer`` and ``owner``), and
 ``visible`` on zones (``all``, ``count``, ``top``, ``owner``, plus
 ``top_fields`` whose values show on the top card, like a card back).
 While players choose simultaneously, everyone else's data is shown as it
-was when the round began, so no answer is seen before all are in.
+was when the round began, so no answer is seen before all are in. Once the
+game is over, the components the manifest names in ``reveal_at_end`` are
+shown to everyone as their owner sees them.
 """
 from __future__ import annotations
 
@@ -48,6 +50,7 @@ def _components(game, data: dict, viewer: int, owner: int | None, per_player: bo
     """What ``viewer`` sees of one seat's (or the table's) components, by kind."""
     out: dict = {}
     memo: dict = {}                                   # one rule shared by many entries: read once
+    revealed = set(game.rules.manifest.get("reveal_at_end", ())) if game.over else ()
     for section, kind in COMPONENTS.items():
         if not kind.state_key or kind.where not in ("declared", "player" if per_player else "table"):
             continue
@@ -60,10 +63,18 @@ def _components(game, data: dict, viewer: int, owner: int | None, per_player: bo
         for name, spec in declared.items():
             if kind.per_player(spec) is not per_player:
                 continue
-            seen = kind.view(game, name, spec, data[kind.state_key][name], viewer, owner, can_see)
+            if name in revealed:                     # over: everyone sees it as its owner does
+                seen = kind.view(game, name, spec, data[kind.state_key][name],
+                                 viewer if owner is None else owner, owner, _everyone)
+            else:
+                seen = kind.view(game, name, spec, data[kind.state_key][name], viewer, owner, can_see)
             if seen is not HIDDEN:
                 shown[name] = seen
     return out
+
+
+def _everyone(name, whose) -> bool:
+    return True
 
 
 def _visible(game, key: str, viewer: int, owner: int | None, memo: dict | None = None) -> bool:

@@ -283,7 +283,7 @@ def put(ctx, arg, kw) -> None:
     if key in items:
         raise RuleError(f"{describe(rm)} already holds {describe(items[key])}")
     items[key] = arg
-    ctx.game.log(f"{ctx.game.describe(arg)} placed in {describe(rm)}", private=True)
+    ctx.game.log_to_viewers(f"{ctx.game.describe(arg)} placed in {describe(rm)}", "grids", rm.grid, rm.of)
 
 
 def wall(ctx, arg, kw) -> None:
@@ -296,7 +296,7 @@ def wall(ctx, arg, kw) -> None:
     if key in walls:
         raise RuleError(f"the {describe(arg)} already has a wall")
     walls.append(key)
-    ctx.game.log(f"wall on the {describe(arg)}", private=True)
+    ctx.game.log_to_viewers(f"wall on the {describe(arg)}", "grids", arg.grid, arg.of)
 
 
 def new_data() -> dict:

@@ -84,12 +84,17 @@ def top(ctx, args):
 
 
 def arrange(ctx, arg, kw) -> None:
-    """arrange ZONE to LIST: put these ids on top of ZONE, in order, from wherever they are"""
+    """arrange ZONE to LIST: put these ids on top of ZONE, in order, from wherever they are
+
+    Where several zones hold a copy, the card is taken from ZONE itself, else
+    from its owner's zones, else from the table's, else from the other seats'
+    in seat order (each in declaration order).
+    """
     target = _zone(ctx, arg, "'arrange'")
     wanted = items_of(kw.get("to"), ctx.game.state)
     if type(wanted) is not list:
         raise RuleError("'arrange ... to' needs a list of ids")
-    holders = [_find(ctx.game.state, card) for card in wanted]   # check all before moving any
+    holders = [_find(ctx.game.state, card, arg) for card in wanted]   # check all before moving any
     for card, holder in zip(wanted, holders):
         if holder is None:
             raise RuleError(f"{describe(card)} is in no zone")
@@ -101,17 +106,25 @@ def arrange(ctx, arg, kw) -> None:
     target[0:0] = wanted
 
 
-def _find(state, card):
-    """The zone list holding ``card``, searching the table and every player."""
-    ref = _where(state, card)
+def _find(state, card, near: Zone | None = None):
+    """The zone list holding ``card``: ``near`` itself, then its owner's, then the table's, then the rest."""
+    ref = _where(state, card, near)
     return None if ref is None else zone_list(state, ref)
 
 
-def _where(state, card) -> Zone | None:
-    """The zone holding ``card`` (the table's first, then each player's), or None."""
+def _where(state, card, near: Zone | None = None) -> Zone | None:
+    """The zone holding ``card`` (the table's first, then each player's), or None.
+
+    With ``near``: that zone first, then the zones of its owner, then as above.
+    """
     places = [(name, None, zone) for name, zone in state["zones"].items()]
     for i, player in enumerate(state["players"]):
         places += [(name, i, zone) for name, zone in player["zones"].items()]
+    if near is not None:
+        if card in zone_list(state, near):
+            return near
+        if near.of is not None:                                  # the owner's zones come first
+            places = [p for p in places if p[1] == near.of] + [p for p in places if p[1] != near.of]
     for name, of, zone in places:
         if zone and type(zone[0]) is list:
             for n, pile in enumerate(zone, 1):

@@ -165,8 +165,11 @@ def decode(record: dict):
     cls = KINDS.get(kind)
     if cls is None:
         raise ValueError(f"unknown kind of value {kind!r}")
+    args = {k: v for k, v in record.items() if k != TAG}
+    if "of" in cls.__dataclass_fields__:
+        args.setdefault("of", None)         # written only when set: a table's grid has no owner
     try:
-        return cls(**{k: v for k, v in record.items() if k != TAG})
+        return cls(**args)
     except TypeError:
         raise ValueError(f"a malformed {kind} value: {record}") from None
 

@@ -90,6 +90,13 @@ def test_the_leak_check_catches_a_leak(name, monkeypatch):
     plain = Game.view
     monkeypatch.setattr(Game, "view", lambda self, seat: {**plain(self, seat), "leak": self.to_json()})
     rnd = random.Random(5)
-    with pytest.raises(AssertionError, match="hidden from them"):
+    changed = False
+    try:
         for _ in range(10):
-            check_no_leak(game, 0, rnd)
+            changed |= check_no_leak(game, 0, rnd)
+    except AssertionError as exc:
+        assert "hidden from them" in str(exc)
+        return
+    if not changed:                         # everything is public: nothing could leak
+        pytest.skip(f"{short_name(name)} hides nothing from P1")
+    pytest.fail("a view showing the whole state passed the leak check")
