@@ -10,7 +10,9 @@ import pytest
 
 from interpreter.agents.driver import drive, random_mover
 from interpreter.content.ruleset import load_ruleset
+from interpreter.diagnostics import ContentError
 from interpreter.engine.game import Game
+from interpreter.model.values import RuleError
 from support import RULESETS
 
 
@@ -248,3 +250,35 @@ def test_an_override_during_a_simultaneous_block_reaches_every_view(toy):
     assert game.to_json() == saved                             # refused: nothing changed
     game.execute("set players[1].coin to 7")                   # a part P1 did not touch
     assert game.view(1)["players"][0]["counters"]["coin"] == 7
+
+
+# ---------------------------------------------------------------- zones filled from a table, limited
+
+def _toy_deck(tmp_path, **deck):
+    import json as _json
+    from interpreter.content.yaml_source import load_yaml
+    from test_language import PARKED, toy_with
+    toy_with(tmp_path, PARKED)
+    path = tmp_path / "toy" / "components.yaml"
+    data, _ = load_yaml(path)
+    data["zones"]["deck"].update(deck)
+    path.write_text(_json.dumps(data, indent=1))
+    return load_ruleset(str(tmp_path / "toy"))
+
+
+def test_a_zone_from_a_table_keeps_where_and_limit(tmp_path):
+    rules = _toy_deck(tmp_path, where="this.value > 2", limit="player_count + 1")
+    assert Game.new(rules, players=2, seed=1).evaluate("list(deck)") == ["c3", "c4", "c5"]
+    assert Game.new(rules, players=3, seed=1).evaluate("list(deck)") == ["c3", "c4", "c5", "c6"]
+
+
+def test_a_zone_limit_must_be_a_whole_number(tmp_path):
+    rules = _toy_deck(tmp_path, limit='"many"')
+    with pytest.raises(RuleError, match="limit must be a whole number"):
+        Game.new(rules, players=2, seed=1)
+
+
+def test_where_is_checked_at_load(tmp_path):
+    with pytest.raises(ContentError) as err:
+        _toy_deck(tmp_path, where="this.vlaue > 2")
+    assert err.value.diagnostics[0].code == "dsl-unknown-attribute"

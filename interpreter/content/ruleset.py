@@ -138,6 +138,7 @@ class Ruleset:
         self.handlers: dict = {}           # record id -> {hook point: effect key}
         self.modifier_fields: dict = {}    # table -> its fields of type modifiers
         self.prepared: dict = {}           # component name -> what its kind built at load (graphs)
+        self.zone_fill: dict = {}          # zone -> (where, limit) trees, for zones filled from a table
 
     # ------------------------------------------------------------- queries
     def where(self, node) -> str:
@@ -607,6 +608,7 @@ def _compile_all(rules, components, flow, data_sources, overlays, problems) -> N
             rules.start = compiler.parse(src.data["start"], src, ("start",))
     for src in [components] + [o["components"] for o in overlays if o["components"] is not None]:
         _compile_views(rules, src, compiler)          # an expansion's rules replace by name
+        _compile_zone_fill(rules, src, compiler)
     tables.compile_fields(rules, data_sources, compiler)
     _check_program_names(rules, components, flows, problems)
     compiler.finish()
@@ -647,6 +649,21 @@ def _check_program_names(rules, components, flows, problems) -> None:
     elif len(rules.functions[name][0]) != 1:
         problems.add("bad-sources", f"'{name}' must take one value (a seat)", declared[-1],
                      ("sources",))
+
+
+def _compile_zone_fill(rules, components, compiler) -> None:
+    """A zone filled ``from`` a table may keep only ``where`` records, ``limit`` of them."""
+    for name, spec in components.data.get("zones", {}).items():
+        if not isinstance(spec, dict) or not ({"where", "limit"} & set(spec)):
+            continue
+        trees = []
+        for key, params in (("where", {"this": kinds.Record(spec.get("from"))}), ("limit", {})):
+            trees.append(compiler.parse(spec[key], components, ("zones", name, key), expression=True,
+                                        params=params) if key in spec else None)
+        if "from" not in spec:
+            compiler.problems.add("zone-fill", f"zone '{name}': where and limit need 'from: TABLE'",
+                                  components, ("zones", name), key=True)
+        rules.zone_fill[name] = tuple(trees)
 
 
 def _compile_views(rules, components, compiler) -> None:

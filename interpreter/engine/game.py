@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .. import mechanics
+from ..mechanics import zones
 from ..mechanics.counters import Counters
 from . import budget
 from . import machine, statements  # noqa: F401  (statements fills the machine's table)
@@ -153,6 +154,7 @@ class Game:
             "log": [], "history": [], "result": None,
         }
         game = cls(rules, state)
+        zones.start_filled(game)
         machine.push(game, state["flow"]["main"], rules.start)
         machine.run(game)
         return game

@@ -15,7 +15,7 @@ or shuffling the zone, ends it.
 from __future__ import annotations
 
 from ..model import rng
-from ..model.values import Player, RuleError, Zone, describe, items_of, seat, to_plain, zone_list
+from ..model.values import Player, RuleError, Zone, describe, items_of, seat, to_plain, truth, zone_list
 from ..dsl import kinds
 from .component import ComponentKind
 
@@ -185,6 +185,25 @@ def new_zone(spec: dict, rules):
     return list(rules.tables[spec["from"]]) if "from" in spec else []
 
 
+def start_filled(game) -> None:
+    """Trim the zones filled ``from`` a table to their ``where`` and ``limit`` (at set-up)."""
+    rules = game.rules
+    for name, (where, limit) in rules.zone_fill.items():
+        holders = ([p["zones"] for p in game.state["players"]]
+                   if rules.zones[name].get("per_player") else [game.state["zones"]])
+        for zones in holders:
+            cards = zones[name]
+            if where is not None:
+                cards = [c for c in cards if truth(game.evaluate(where, env={"this": c}), game.state)]
+            if limit is not None:
+                count = game.evaluate(limit)
+                if type(count) is not int or count < 0:
+                    raise RuleError(f"zone '{name}': its limit must be a whole number, got "
+                                    f"{describe(count)}")
+                cards = cards[:count]
+            zones[name] = cards
+
+
 def language_kind(spec: dict):
     """A zone of its table's records (anything without ``from``), or a numbered group of them."""
     zone = kinds.Zone(kinds.Record(spec["from"]) if "from" in spec else kinds.ANY)
@@ -233,6 +252,14 @@ SCHEMA = {'description': 'A place cards or pieces sit in order: a pile, hand, ro
                 'from': {'description': 'A table whose records, in table order, the zone holds '
                                         'when the game starts.',
                          '$ref': '#/definitions/name'},
+                'where': {'description': 'With from: only the records for which this condition '
+                                         'holds (this: the record; options and player_count may '
+                                         'be read).',
+                          'type': 'string'},
+                'limit': {'description': 'With from: at most this many of them, the first in '
+                                         'table order (an expression: a number, which may read '
+                                         'options and player_count).',
+                          'type': 'string'},
                 'visible': {'description': 'What players see: all items, only how many, the '
                                            'top item too, or (owner) all for the owner and the '
                                            'count for others.',
