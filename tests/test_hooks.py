@@ -206,3 +206,11 @@ def test_a_self_loop_is_refused(tmp_path):
                                 "{id: island, borders: [island]}")
     [diag] = diagnostics
     assert diag.code == "graph-edge" and "to itself" in diag.message
+
+
+def test_a_hidden_counter_changes_in_the_owners_log_only(rules):
+    game = play(rules, ["Horn", "Drum"])              # gold is behind a screen (visible_to owner)
+    mine = game.view(0)["log"]
+    theirs = game.view(1)["log"]
+    assert "P1 gains 2 gold" in mine and "P1 gains 2 gold" not in theirs
+    assert "P1 gains 2 points" in mine and "P1 gains 2 points" in theirs   # points are public

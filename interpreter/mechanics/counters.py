@@ -39,7 +39,8 @@ class Counters:
             earned[name] = earned.get(name, 0) + amount
         counters[name] += amount
         if amount:
-            self.game.log(f"{self.game.seat_name(i)} gains {amount} {name}")
+            self.game.log_to_viewers(f"{self.game.seat_name(i)} gains {amount} {name}", "counters",
+                                     name, i)
             self._after_gain(i, name, amount)
         return amount
 
@@ -67,7 +68,8 @@ class Counters:
         counters = self._section(i, name)
         counters[name] -= amount
         if amount:
-            self.game.log(f"{self.game.seat_name(i)} spends {amount} {name}")
+            self.game.log_to_viewers(f"{self.game.seat_name(i)} spends {amount} {name}", "counters",
+                                     name, i)
 
     def lose(self, i: int, name: str, amount: int) -> None:
         """Take away ``amount``, stopping at the floor."""
@@ -77,7 +79,8 @@ class Counters:
         if floor is not None:
             new = max(floor, new)
         if new != counters[name]:
-            self.game.log(f"{self.game.seat_name(i)} loses {counters[name] - new} {name}")
+            self.game.log_to_viewers(f"{self.game.seat_name(i)} loses {counters[name] - new} {name}",
+                                     "counters", name, i)
         counters[name] = new
 
     def headroom(self, i: int, name: str) -> int | None:

@@ -84,7 +84,8 @@ def advance(ctx, arg, kw) -> None:
     end = min(target, len(spaces))
     _set(game, track, end)
     who = "" if track.of is None else f"{game.seat_name(track.of)}: "
-    game.log(f"{who}{track.name} {'up' if steps >= 0 else 'down'} to {end}")
+    game.log_to_viewers(f"{who}{track.name} {'up' if steps >= 0 else 'down'} to {end}", "tracks",
+                        track.name, track.of)
     owner = ctx.env.get("self") if track.of is None else Player(track.of)
     field = spec.get("enter", "enter")
     for rid in spaces[at:end]:                      # entered or passed, in order
