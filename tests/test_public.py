@@ -282,3 +282,14 @@ def test_where_is_checked_at_load(tmp_path):
     with pytest.raises(ContentError) as err:
         _toy_deck(tmp_path, where="this.vlaue > 2")
     assert err.value.diagnostics[0].code == "dsl-unknown-attribute"
+
+
+def test_a_move_is_logged_by_name_to_who_sees_the_cards_and_as_a_count_to_the_rest(tmp_path):
+    from test_language import PARKED, toy_with
+    game = Game.new(toy_with(tmp_path, PARKED), players=2, seed=1)
+    game.execute("move c1 from deck to players[1].hand")         # a hand: its owner sees it
+    game.execute("move c1 from players[1].hand to discard")      # the discard is public
+    mine, theirs = game.view(0)["log"], game.view(1)["log"]
+    assert "c1 from deck to P1's hand" in mine and "c1 from deck to P1's hand" not in theirs
+    assert "1 card from deck to P1's hand" in theirs
+    assert "c1 from P1's hand to discard" in mine and "c1 from P1's hand to discard" in theirs

@@ -459,6 +459,35 @@ class Game:
             to = [i for i in range(len(self.state["players"])) if _visible(self, key, i, owner)]
         self.state["log"].append({"text": text, "to": to})
 
+    def log_move(self, cards: list, source, target) -> None:
+        """Log cards moved between zones: by name to the seats that see them (in either
+        zone), as a count to the others; inside ``simultaneously``, to the thread's player."""
+        if not cards:
+            return
+        where = f"from {self.describe(source)} to {self.describe(target)}"
+        named = ", ".join(self.rules.entities.get(c, {}).get("name") or self.describe(c) for c in cards)
+        th = self.thread
+        if th is not None and any(t is th for t in self.state["flow"]["threads"]):
+            return self.log(f"{named} {where}")
+        seats = range(len(self.state["players"]))
+        see = [i for i in seats if self._shows_cards(source, i) or self._shows_cards(target, i)]
+        if see:
+            self.state["log"].append({"text": f"{named} {where}",
+                                      "to": None if len(see) == len(seats) else see})
+        if len(see) < len(seats):
+            count = f"{len(cards)} card{'s' if len(cards) > 1 else ''}"
+            self.state["log"].append({"text": f"{count} {where}",
+                                      "to": [i for i in seats if i not in see]})
+
+    def _shows_cards(self, zone, seat: int) -> bool:
+        """Whether ``seat``'s view of ``zone`` lists its cards (the zones' view rule)."""
+        from .views import _visible
+        mode = self.rules.zones[zone.name].get("visible", "all")
+        if mode == "owner":
+            mode = "all" if zone.of is None or zone.of == seat else "count"
+        return mode == "all" and _visible(self, f"zones:{zone.name}", seat,
+                                          seat if zone.of is None else zone.of)
+
     def guard(self, owner: int | None, what: str) -> None:
         """Refuse, inside ``simultaneously``, a change to another seat's data.
 

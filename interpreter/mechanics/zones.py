@@ -61,6 +61,7 @@ def move(ctx, arg, kw) -> None:
     _forget(ctx.game.state, source, taken)
     at = 0 if where == "top" else len(target)      # the first item is the top
     target[at:at] = taken
+    ctx.game.log_move(taken, kw["from"], kw["to"])
 
 
 def split(ctx, arg, kw) -> None:
