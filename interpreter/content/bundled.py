@@ -33,7 +33,7 @@ def is_path(argument: str) -> bool:
     """Whether a game argument is written as a path rather than a bundled id.
 
     A path contains a separator, starts with ``.`` or names a manifest
-    (``./lairs``, ``rulesets/lairs``, ``game.yaml``); anything else is an id,
+    (``./mygame``, ``rulesets/mygame``, ``game.yaml``); anything else is an id,
     even when the working folder holds a folder of that name.
     """
     separators = [s for s in (os.sep, os.altsep, "/") if s]
