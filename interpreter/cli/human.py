@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import sys
 
+from ..mechanics import COMPONENTS
 from . import render
 from .common import CliError
 
@@ -96,15 +97,19 @@ def _own_lines(rules, me: dict, name_of) -> list[str]:
         lines.append(f"  {render.pairs(me['vars'], skip_empty=True)}")
     for name, value in me["zones"].items():
         lines.append(f"  {name}: {render.zone(value, name_of)}")
-    if me.get("tracks"):
-        lines.append(f"  tracks: {_track_text(rules, me['tracks'])}")
+    lines += [f"  {text}" for text in _drawn(rules, me)]
     return lines + _grid_lines(rules, me, indent="  ")
 
 
-def _track_text(rules, tracks: dict) -> str:
-    """``fame 3/5``: each marker's space and the track's length."""
-    return ", ".join(f"{name} {at}/{len(rules.tables[rules.declared['tracks'][name]['spaces']])}"
-                     for name, at in tracks.items())
+def _drawn(rules, holder: dict) -> list[str]:
+    """One line per component whose kind draws itself (a track's marker ...)."""
+    out = []
+    for section, kind in COMPONENTS.items():
+        if kind.draw is None or not kind.state_key:
+            continue
+        for name, shown in holder.get(kind.state_key, {}).items():
+            out.append(kind.draw(rules, name, rules.declared[section][name], shown))
+    return out
 
 
 def _grid_lines(rules, player: dict, indent: str) -> list[str]:
@@ -123,8 +128,7 @@ def _table_lines(rules, view: dict, name_of) -> list[str]:
         lines.append(f"table: {render.pairs(view['vars'], skip_empty=True)}")
     for name, value in view["zones"].items():
         lines.append(f"  {name}: {render.zone(value, name_of)}")
-    if view.get("tracks"):
-        lines.append(f"  tracks: {_track_text(rules, view['tracks'])}")
+    lines += [f"  {text}" for text in _drawn(rules, view)]
     for name, data in view.get("grids", {}).items():
         lines.append(f"  {name}:")
         lines += ["  " + line for line in render.draw_grid(data, rules.grids.get(name),
@@ -136,8 +140,7 @@ def _other_line(rules, player: dict, name_of) -> str:
     # A ruleset may hide all of another player's counters from this seat.
     parts = [render.pairs(player["counters"]) if player["counters"] else "counters hidden"]
     parts += [f"{name} {render.zone(value, name_of)}" for name, value in player["zones"].items()]
-    if player.get("tracks"):
-        parts.append(_track_text(rules, player["tracks"]))
+    parts += _drawn(rules, player)
     if player["vars"]:
         parts.append(render.pairs(player["vars"], skip_empty=True))
     return f"{player['name']}: " + "; ".join(parts)

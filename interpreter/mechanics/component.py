@@ -28,7 +28,8 @@ class ComponentKind:
     seat, or None for the table's); ``view(game, name, spec, data, viewer,
     owner, can_see)`` what ``viewer`` sees of it (``HIDDEN`` for nothing;
     ``can_see(name, owner)`` reads the declared ``visible_to``);
-    ``draw(rules, name, spec, shown, name_of)`` lines for a terminal;
+    ``draw(rules, name, spec, shown)`` one line for a terminal (kinds without it
+    are drawn by the terminal itself: counters, variables, zones, grids);
     ``check(rules, name, spec, problems, source)`` load-time checks;
     ``language_kind(spec, of_value)`` the kind (dsl.kinds) the checker gives its
     name, ``of_value`` giving the kind of a plain value;

@@ -157,11 +157,17 @@ def check(rules, name, spec, problems, source) -> None:
                      where + ("past_end",), hint=did_you_mean(proc, list(rules.procedures)))
 
 
+def draw(rules, name, spec, position) -> str:
+    """``fame 3/5``: the marker's space and the track's length."""
+    return f"{name} {position}/{len(rules.tables[spec['spaces']])}"
+
+
 KIND = ComponentKind(
     section="tracks", state_key="tracks", schema=SCHEMA, where="declared",
     new=lambda spec, rules: spec.get("start", 0),
     value=lambda ctx, name, owner: Track(name, owner),
     view=visible_plain,
+    draw=draw,
     attributes={"track": {"position": "number", "space": "id or none", "last": "number",
                           "owner": "player or none"}},
     check=check,

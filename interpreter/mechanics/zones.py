@@ -15,7 +15,7 @@ or shuffling the zone, ends it.
 from __future__ import annotations
 
 from ..model import rng
-from ..model.values import Player, RuleError, Zone, describe, items_of, seat, to_plain, truth, zone_list
+from ..model.values import RuleError, Zone, describe, items_of, seat, to_plain, truth, zone_list
 from ..dsl import kinds
 from .component import ComponentKind
 
