@@ -13,7 +13,7 @@ from interpreter.content.ruleset import load_ruleset
 from interpreter.diagnostics import ContentError
 from interpreter.engine.game import Game
 from interpreter.model.values import RuleError
-from support import RULESETS
+from support import RULESETS, edit
 
 
 @pytest.fixture(scope="module")
@@ -75,16 +75,19 @@ MORE_OPTIONS = """
 """
 
 
+def toy_copy(parent):
+    """A copy of the toy fixture under ``parent``, for a test to edit."""
+    import shutil
+    folder = parent / "toy"
+    shutil.copytree(RULESETS / "toy", folder)
+    return folder
+
+
 @pytest.fixture(scope="module")
 def optioned(tmp_path_factory):
     """The toy ruleset with an option of every type."""
-    import shutil
-    folder = tmp_path_factory.mktemp("options") / "toy"
-    shutil.copytree(RULESETS / "toy", folder)
-    manifest = folder / "game.yaml"
-    text = manifest.read_text(encoding="utf-8")
-    manifest.write_text(text.replace("    default: 1\n", "    default: 1\n" + MORE_OPTIONS.lstrip("\n"), 1),
-                        encoding="utf-8")
+    folder = toy_copy(tmp_path_factory.mktemp("options"))
+    edit(folder / "game.yaml", "    default: 1\n", "    default: 1\n" + MORE_OPTIONS.lstrip("\n"))
     return folder
 
 
@@ -197,13 +200,8 @@ def test_hands_and_secrets_are_revealed_to_everyone_at_the_end(toy):
 
 
 def test_revealing_an_undeclared_name_is_refused_at_load(tmp_path):
-    import shutil
-    from interpreter.diagnostics import ContentError
-    folder = tmp_path / "toy"
-    shutil.copytree(RULESETS / "toy", folder)
-    manifest = folder / "game.yaml"
-    manifest.write_text(manifest.read_text(encoding="utf-8").replace("[hand, secret]", "[hands]"),
-                        encoding="utf-8")
+    folder = toy_copy(tmp_path)
+    edit(folder / "game.yaml", "[hand, secret]", "[hands]")
     with pytest.raises(ContentError, match="'hands' to reveal at the end is not a declared component"):
         load_ruleset(str(folder))
 
@@ -211,14 +209,9 @@ def test_revealing_an_undeclared_name_is_refused_at_load(tmp_path):
 @pytest.fixture(scope="module")
 def libraries(tmp_path_factory):
     """The toy ruleset where the table's deck and each player's library draw copies of one table."""
-    import shutil
-    folder = tmp_path_factory.mktemp("copies") / "toy"
-    shutil.copytree(RULESETS / "toy", folder)
-    components = folder / "components.yaml"
-    text = components.read_text(encoding="utf-8")
-    components.write_text(text.replace("  discard: {visible: all}\n", "  discard: {visible: all}\n"
-                                       "  library: {per_player: true, from: cards, visible: count}\n"),
-                          encoding="utf-8")
+    folder = toy_copy(tmp_path_factory.mktemp("copies"))
+    edit(folder / "components.yaml", "  discard: {visible: all}\n", "  discard: {visible: all}\n"
+         "  library: {per_player: true, from: cards, visible: count}\n")
     return load_ruleset(str(folder))
 
 
