@@ -26,6 +26,7 @@ from . import machine, statements  # noqa: F401  (statements fills the machine's
 from .compile import compiled
 from ..content.options import resolve_options
 from .evaluate import Ctx, attribute, evaluate
+from .views import _visible, view as _view_of
 from ..model.rng import seed_state
 from ..model.values import (Condition, InternalError, Player, RuleError, decode, describe, encode,
                             plain_copy, seat_label, to_plain)
@@ -384,8 +385,7 @@ class Game:
 
     def view(self, player: int) -> dict:
         """What ``player`` may know (see engine.views)."""
-        from .views import view
-        return view(self, player)
+        return _view_of(self, player)
 
     def preview_score(self, player: int, index: int, seed: int = 0) -> float:
         """Score ``player``'s option ``index`` on a copy built from that player's view alone.
@@ -449,7 +449,6 @@ class Game:
         ``simultaneously`` block the line goes to the thread's player only,
         as every line written there does: the others see the block's start.
         """
-        from .views import _visible
         th = self.thread
         if th is not None and any(t is th for t in self.state["flow"]["threads"]):
             return self.log(text)
@@ -481,7 +480,6 @@ class Game:
 
     def _shows_cards(self, zone, seat: int) -> bool:
         """Whether ``seat``'s view of ``zone`` lists its cards (the zones' view rule)."""
-        from .views import _visible
         mode = self.rules.zones[zone.name].get("visible", "all")
         if mode == "owner":
             mode = "all" if zone.of is None or zone.of == seat else "count"
