@@ -78,9 +78,9 @@ def test_a_label_that_fails_is_placed_and_changes_nothing(tmp_path):
     folder = tmp_path / "toy"
     shutil.copytree(TOY, folder)
     flow = (folder / "flow.yaml").read_text()
-    assert "choose c in self.hand label c:" in flow
-    (folder / "flow.yaml").write_text(flow.replace("choose c in self.hand label c:",
-                                                   "choose c in self.hand label 1 / 0:"))
+    assert "c in self.hand label c:" in flow
+    (folder / "flow.yaml").write_text(flow.replace("c in self.hand label c:",
+                                                   "c in self.hand label 1 / 0:"))
     game = Game.new(load_ruleset(str(folder)), players=2, seed=1)
     before = game.to_json()
     d = game.pending()[0]

@@ -253,6 +253,16 @@ def dsl(game, text, expression):
         click.echo(f"  gives {kind_of(tree, rules.vocabulary())}")
 
 
+@cli.command()
+@click.argument("game", required=False)
+def vocab(game):
+    """Print the effect language's verbs, functions and names; with GAME, also its own names."""
+    from ..mechanics import reference
+    click.echo(reference.language())
+    if game is not None:
+        click.echo(reference.game(load(game)))
+
+
 def _as_expression(text, parse_expression, error):
     try:
         return parse_expression(text)

@@ -31,7 +31,7 @@ from ..mechanics.seats import BUILTIN_KINDS, BUILTINS, PLAYER_ATTRIBUTE_KINDS, P
 from .options import default_problems
 from . import tables
 from .bundled import MANIFEST, RULESETS, available, ruleset_path  # noqa: F401 (re-exported)
-from .schema_check import check_schema, load_schema
+from .schema_check import check_schema, load_schema, yaml_read_it
 from .yaml_source import load_yaml
 
 
@@ -190,7 +190,8 @@ def load_ruleset(name_or_path: str, expansions=()) -> Ruleset:
     rules.id, rules.title = m["id"], m.get("name", m["id"])
     rules.players = m["players"]
     rules.options = m.get("options", {})
-    rules.score = m["score"]
+    rules.score_keys = score_keys(m["score"])       # [(name, lowest wins)], the score first
+    rules.score = rules.score_keys[0][0]
     rules.scripted_seats = m.get("scripted_seats", {})
     rules.manifest = m
     _check_players(manifest, problems)
@@ -415,16 +416,34 @@ def _check_returns(rules, manifest: Source, problems: Problems):
                      hint=did_you_mean(how, list(BUILT_IN) + known))
 
 
+def score_keys(score) -> list[tuple[str, bool]]:
+    """``[(name, lowest wins), ...]`` from the manifest's ``score``, the score first."""
+    if isinstance(score, str):
+        return [(score, False)]
+    lowest = score.get("wins") == "lowest"
+    keys = [(score["by"], lowest)]
+    for tie in score.get("ties", []):
+        if isinstance(tie, str):
+            keys.append((tie, lowest))
+        else:
+            keys.append((tie["by"], tie.get("wins", score.get("wins", "highest")) == "lowest"))
+    return keys
+
+
 def _check_declared_names(rules, manifest: Source, components: Source, problems: Problems):
     """Names the manifest and components use must exist: the score, tables of zones and options."""
     for name in manifest.data.get("show", []):
         if name not in rules.player_vars:
             problems.add("unknown-name", f"'{name}' to show is not a player variable", manifest,
                          ("show",), hint=did_you_mean(name, list(rules.player_vars)))
-    if rules.score not in rules.counters and rules.score not in sorted(rules.function_names):
-        problems.add("unknown-name", f"the score '{rules.score}' is neither a counter nor a function",
-                     manifest, ("score",),
-                     hint=did_you_mean(rules.score, list(rules.counters) + sorted(rules.function_names)))
+    known = list(rules.counters) + sorted(rules.function_names)
+    for k, (name, _) in enumerate(rules.score_keys):
+        if name not in known:
+            where = ("score",) if isinstance(manifest.data["score"], str) else (
+                ("score", "by") if k == 0 else ("score", "ties", k - 1))
+            what = "the score" if k == 0 else "the tie-break"
+            problems.add("unknown-name", f"{what} '{name}' is neither a counter nor a function",
+                         manifest, where, hint=did_you_mean(name, known))
     _check_returns(rules, manifest, problems)
     declared = sorted({name for names in rules.declared.values() for name in names})
     for k, name in enumerate(manifest.data.get("reveal_at_end", [])):
@@ -492,6 +511,7 @@ def _declare_kinds(rules: Ruleset, vocab: Vocabulary) -> None:
     names.update({name: value(v) for name, v in rules.constants.items()})
     names.update({name: kinds.ListOf(kinds.Record(name)) for name in rules.table_specs})
     names.update({rid: kinds.Record(record["table"]) for rid, record in rules.entities.items()})
+    names.update({rid: kinds.ListOf(kinds.Record(table)) for rid, table in rules.copy_sets.items()})
     names.update({name: fields[name] for name in vocab.mine if name in fields})
     for table, spec in rules.table_specs.items():
         vocab.tables[table] = {"id": kinds.Record(table), "name": kinds.STRING,
@@ -546,10 +566,18 @@ class _Compiler:
     def __init__(self, rules: Ruleset, problems: Problems):
         self.rules, self.problems = rules, problems
         self.pending: list = []            # (tree, source, path, params, base) checked at the end
+        self.parsed: dict = {}             # (file, path) -> tree: the copies of a record share theirs
 
     def parse(self, text, source: Source, path: tuple, *, expression=False, params=()):
+        key = (source.path, path, expression)
+        if key not in self.parsed:
+            self.parsed[key] = self._parse(text, source, path, expression=expression, params=params)
+        return self.parsed[key]
+
+    def _parse(self, text, source: Source, path: tuple, *, expression=False, params=()):
         if not isinstance(text, str):
-            self.problems.add("content-type", "expected effect-language text", source, path)
+            self.problems.add("content-type", "expected effect-language text", source, path,
+                              hint=yaml_read_it(text))
             return None
         try:
             tree = parse_expression(text) if expression else parse_program(text)

@@ -166,7 +166,20 @@ def _unknown_in(error: ValidationError) -> list[str]:
 
 def _type_error(error: ValidationError, locator: Locator, expected: list[str]) -> Diagnostic:
     message = f"expected {' or '.join(expected)}, got {_describe(error.instance)}"
-    return _at_value(locator, tuple(error.absolute_path), "schema-type", message)
+    hint = yaml_read_it(error.instance) if "string" in expected else None
+    return _at_value(locator, tuple(error.absolute_path), "schema-type", message, hint)
+
+
+_READ_AS = [(bool, "a boolean"), ((int, float), "a number"), (dict, "a mapping (because of ': ')"),
+            (list, "a list (because of '[' or '- ')"), (type(None), "nothing (null)")]
+
+
+def yaml_read_it(value: Any) -> str | None:
+    """Where a text was wanted, what YAML made of it instead, and how to keep it text."""
+    what = next((name for cls, name in _READ_AS if isinstance(value, cls)), None)
+    if what is None:
+        return None
+    return f"YAML read this as {what}: if it is an expression or a text, put it in quotes"
 
 
 def _enum_error(error: ValidationError, locator: Locator) -> Diagnostic:

@@ -10,8 +10,11 @@ Field types: ``{type: int|string|bool|effect|condition|expr}``, ``{enum: [...]}`
 ``{ref: TABLE}``, ``{list: FIELD}``, ``{record: {NAME: FIELD}}``,
 ``{map: FIELD, keys: FIELD}``; any field may add ``optional: true`` and
 ``description``. Every record has an ``id`` and may have ``name``, ``text``
-(the printed text), ``rule`` (rule ids it encodes) and ``assumed`` (true or a
-note: the value is authored, not printed in the rulebook).
+(the printed text), ``rule`` (rule ids it encodes), ``assumed`` (true or a
+note: the value is authored, not printed in the rulebook) and ``copies: N``
+(N identical records ``ID#1`` .. ``ID#N``, one record in the file; the id
+itself then names the list of them, and every diagnostic points at the one
+record, once).
 """
 from __future__ import annotations
 
@@ -29,6 +32,8 @@ COMMON_FIELDS = {
     "text": {"type": "string"},
     "rule": {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]},
     "assumed": {"anyOf": [{"type": "boolean"}, {"type": "string"}]},
+    # N identical records ID#1..ID#N from one; a bound so one line cannot make a million cards
+    "copies": {"type": "integer", "minimum": 1, "maximum": 1000},
 }
 _SCALARS = {"int": "integer", "string": "string", "bool": "boolean",
             "effect": "string", "condition": "string", "expr": "string"}
@@ -119,13 +124,17 @@ def field_names(fields: dict) -> set:
 def load_records(rules, components, sources, problems) -> None:
     """Check data files against their tables, then ids, references and counts.
 
-    A file with schema errors adds none of its records; the tables it fills
-    are then incomplete, and nothing is checked against their ids, so one
-    mistake is not reported again at every reference to a missing record.
+    A file with schema errors adds none of its records, and a record whose
+    id is taken is refused; the tables they fill are then incomplete, and
+    nothing is checked against their ids (nor their counts), so one mistake
+    is not reported again at every reference to a missing record.
     """
     from .schema_check import check_schema
     schema = data_schema(rules.table_specs)
     rules.record_origin = {}
+    rules.copies = set()                   # the 2nd.. copies: checked as the first one is
+    rules.copy_sets = {}                   # an id with copies -> its table
+    rules.refused_tables = set()           # tables with a record refused (a repeated id): incomplete
     for name in rules.table_specs:
         rules.tables[name] = []
     incomplete: set = set()
@@ -141,6 +150,7 @@ def load_records(rules, components, sources, problems) -> None:
         for table, records in src.data.items():
             for i, record in enumerate(records):
                 _add_record(rules, table, record, src, (table, i), problems)
+    incomplete |= rules.refused_tables    # a refused record is reported once, not at each use
     rules.incomplete_tables = incomplete
     _check_ref_tables(rules, components, problems)
     _check_references(rules, problems)
@@ -201,14 +211,35 @@ def _check_ref_tables(rules, components, problems) -> None:
 
 
 def _add_record(rules, table, record, src, path, problems) -> None:
+    if "copies" not in record:
+        _add_one(rules, table, record, src, path, problems)
+        return
+    rid = record["id"]
+    if rid in rules.entities or rid in rules.names:
+        problems.add("duplicate-id", f"id '{rid}' is already used", src, path + ("id",))
+        rules.refused_tables.add(table)
+        return
+    same = {key: value for key, value in record.items() if key != "copies"}
+    ids = [f"{rid}#{k}" for k in range(1, record["copies"] + 1)]
+    for k, cid in enumerate(ids, 1):
+        _add_one(rules, table, dict(same, id=cid), src, path, problems)
+        if k > 1:
+            rules.copies.add(cid)
+    rules.names[rid] = ("const", ids)           # the id names its copies: ``c in card``
+    rules.copy_sets[rid] = table
+
+
+def _add_one(rules, table, record, src, path, problems) -> None:
     rid = record["id"]
     if rid in rules.entities:
         first = rules.record_origin[rid]
         problems.add("duplicate-id", f"id '{rid}' is used twice (first at {first[0].path}:"
                      f"{first[0].locator.at(first[1])[0]})", src, path + ("id",))
+        rules.refused_tables.add(table)
         return
     if rid in rules.names:
         problems.add("duplicate-id", f"id '{rid}' is already a declared name", src, path + ("id",))
+        rules.refused_tables.add(table)
         return
     rules.entities[rid] = dict(record, table=table)
     rules.record_origin[rid] = (src, path)
@@ -218,6 +249,8 @@ def _add_record(rules, table, record, src, path, problems) -> None:
 
 def _check_references(rules, problems) -> None:
     for rid, (src, path) in rules.record_origin.items():
+        if rid in rules.copies:
+            continue                             # the same record as its first copy: said once
         table = rules.entities[rid]["table"]
         fields = rules.table_specs[table].get("fields", {})
         _check_value(rules, rules.entities[rid], {"record": fields}, src, path, problems)

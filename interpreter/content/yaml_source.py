@@ -425,7 +425,8 @@ def _parser_diagnostic(error: yaml.YAMLError, file: str, text: str, locator: Loc
             return Diagnostic("yaml-too-deep", f"nesting deeper than {MAX_DEPTH} levels",
                               file, mark.line + 1, mark.column + 1)
         tab = text[mark.index : mark.index + 1] == "\t"
-        hint = "indent with spaces: YAML does not allow tabs here" if tab else None
+        hint = "indent with spaces: YAML does not allow tabs here" if tab else \
+            _quote_hint(message, _line(text, mark.line))
         return Diagnostic("yaml-syntax", message, file, mark.line + 1, mark.column + 1, hint=hint)
     character = getattr(error, "character", None)
     if isinstance(error, yaml.reader.ReaderError) and isinstance(character, int):
@@ -434,6 +435,25 @@ def _parser_diagnostic(error: yaml.YAMLError, file: str, text: str, locator: Loc
         message = f"character U+{character:04X} is not allowed: {error.reason}"
         return Diagnostic("yaml-syntax", message, file, line, col)
     return Diagnostic("yaml-syntax", str(error), file, 1, 1)
+
+
+def _line(text: str, n: int) -> str:
+    """Line ``n`` (0-based) of ``text``, or "" past its end (a mark at the very end)."""
+    lines = LINE_BREAK.split(text or "")
+    return lines[n] if 0 <= n < len(lines) else ""
+
+
+def _quote_hint(message: str, line: str) -> str | None:
+    """What to write instead when YAML took part of an expression for its own syntax."""
+    if message.startswith("mapping values are not allowed"):
+        key, _, value = line.strip().removeprefix("- ").partition(": ")
+        quoted = value.strip().replace("'", "''")
+        return ("YAML reads ': ' (a colon, then a space) as the start of a mapping; if the value "
+                f"is one expression or text, put it in quotes: {key}: '{quoted}'")
+    if "while parsing a flow" in message:
+        return ("inside [ ] or { }, YAML reads [ ] { } , and ': ' as its own: put an expression "
+                "that holds them in quotes (\"b[1] > 0\"), or write the list one item a line (- b[1] > 0)")
+    return None
 
 
 # ---------------------------------------------------------------- text positions

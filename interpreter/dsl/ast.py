@@ -131,9 +131,10 @@ class As(Node):             # as p: ...   (the block acts for player p)
 
 
 @dataclass(frozen=True)
-class ChooseOne(Node):      # choose ["prompt"] one: gain 2 a | gain 2 b
+class ChooseOne(Node):      # choose [openly|secretly|sealed] ["prompt"] one: gain 2 a | gain 2 b
     alternatives: tuple     # (Block, ...)
     prompt: str | None = None
+    told: str | None = None  # who learns the answer; None: the default for where it is asked
 
 
 @dataclass(frozen=True)
@@ -146,6 +147,7 @@ class ChooseIn(Node):       # choose ["prompt"] x in xs if c label l: ... otherw
     otherwise_label: str | None
     otherwise: Block | None
     prompt: str | None = None
+    told: str | None = None  # openly / secretly / sealed; None: the default (Game.log_choice)
 
 
 # ---------------------------------------------------------------- expressions

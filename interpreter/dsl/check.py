@@ -176,8 +176,11 @@ class Checker:
         if name in self.locals:
             return ANY
         if name not in vocab.names:
-            self.report(node, "dsl-unknown-name", f"unknown name '{name}'",
-                        suggest(name, self.locals | set(self.params) | vocab.names))
+            sig = vocab.functions.get(name)
+            hint = (f"'{name}' is a function: {getattr(sig, 'text', name + '(...)')}" if name in vocab.functions
+                    else f"'{name}' is a verb: a statement of its own" if name in vocab.verbs
+                    else suggest(name, self.locals | set(self.params) | vocab.names))
+            self.report(node, "dsl-unknown-name", f"unknown name '{name}'", hint)
             return ANY
         return vocab.kinds.get(name, ANY)
 
@@ -286,8 +289,11 @@ class Checker:
                 self.report(node, "dsl-procedure-call",
                             f"'{name}' is a procedure: run it with 'do {name}(...)'")
             else:
-                self.report(node, "dsl-unknown-function", f"unknown function '{name}'",
-                            suggest(name, set(vocab.functions) | set(vocab.procedures)))
+                hint = (f"'{name}' is a name, not a function: write it without brackets"
+                        if name in vocab.names else f"'{name}' is a verb: write '{name} ...' as a statement"
+                        if name in vocab.verbs else
+                        suggest(name, set(vocab.functions) | set(vocab.procedures)))
+                self.report(node, "dsl-unknown-function", f"unknown function '{name}'", hint)
             return ANY
         sig = vocab.functions[name]
         if not isinstance(sig, Signature):               # a bare arity (or None: any)
@@ -509,12 +515,14 @@ class Checker:
         given = [k for k, _ in node.keywords]
         for keyword in given:
             if keyword not in verb.keywords:
+                said = "a text after its value" if keyword == "saying" else f"'{keyword}'"
                 self.report(node, "dsl-bad-keyword",
-                            f"'{node.verb}' does not take '{keyword}': {verb.summary}")
+                            f"'{node.verb}' does not take {said}: {verb.summary}")
         for keyword in verb.required:
             if keyword not in given:
+                said = "a text after its value" if keyword == "saying" else f"'{keyword} ...'"
                 self.report(node, "dsl-missing-keyword",
-                            f"'{node.verb}' needs '{keyword} ...': {verb.summary}")
+                            f"'{node.verb}' needs {said}: {verb.summary}")
         sig = verb.signature
         wanted = {word: kind for word, kind, _ in sig.keywords}
         if node.arg is not None:

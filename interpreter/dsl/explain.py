@@ -42,8 +42,12 @@ def _if(node, indent):
     return text
 
 
+def _told(node) -> str:
+    return f" {node.told}" if node.told else ""
+
+
 def _choose_in(node, indent):
-    text = f"choose {node.var} from {explain(node.iterable)}"
+    text = f"choose{_told(node)} {node.var} from {explain(node.iterable)}"
     if node.cond is not None:
         text += f" where {explain(node.cond)}"
     text += f", then {explain(node.body)}"
@@ -92,7 +96,7 @@ _SAY = {
     ast.Simultaneously: lambda n, i: (f"all at once, for each {n.var} in {explain(n.iterable)}: "
                                       f"{explain(n.body)}"),
     ast.As: lambda n, i: f"as {explain(n.who)}: {explain(n.body)}",
-    ast.ChooseOne: lambda n, i: "choose one: " + " | ".join(explain(a) for a in n.alternatives),
+    ast.ChooseOne: lambda n, i: f"choose{_told(n)} one: " + " | ".join(explain(a) for a in n.alternatives),
     ast.ChooseIn: _choose_in,
     ast.Literal: _literal,
     ast.Name: lambda n, i: n.id,

@@ -270,7 +270,8 @@ _WORDS = {"number": NUMBER, "bool": BOOL, "string": STRING, "none": NONE, "any":
           "effect": EFFECT, "track": TRACK, "graph": GRAPH, "program": PROGRAM, "hook": HOOK,
           "id": Record(), "record": Plain(), "group": Group(),
           "zone": Zone(), "list": ListOf(), "K": Var()}
-KEYWORDS = ("to", "from", "into", "at", "on", "by", "with")
+KEYWORDS = ("to", "from", "into", "at", "on", "by", "with",
+            "saying")   # "saying": the text written after the value (tell p "..."), no word of its own
 
 
 def parse_kind(text: str) -> Kind:

@@ -151,6 +151,11 @@ class _Build(Transformer):
     def call(self, meta, items):
         return _at(meta, ast.Call, str(items[0]), items[1], tuple(items[2:]))
 
+    def call_message(self, meta, items):
+        """``tell p "TEXT"``: the text after the value is the verb's ``saying`` keyword."""
+        verb, arg, message, *keywords = items
+        return _at(meta, ast.Call, str(verb), arg, (("saying", message), *keywords))
+
     def break_(self, meta, items):
         return _at(meta, ast.Break)
 
@@ -186,15 +191,18 @@ class _Build(Transformer):
     def as_(self, meta, items):
         return _at(meta, ast.As, items[0], items[1])
 
+    def told(self, meta, items):
+        return str(items[0])
+
     def choose_one(self, meta, items):
-        prompt, *alternatives = items
-        return _at(meta, ast.ChooseOne, tuple(alternatives), _prompt(prompt))
+        told, prompt, *alternatives = items
+        return _at(meta, ast.ChooseOne, tuple(alternatives), _prompt(prompt), told)
 
     def choose_in(self, meta, items):
-        prompt, var, iterable, cond, label, body, otherwise = items
+        told, prompt, var, iterable, cond, label, body, otherwise = items
         o_label, o_body = otherwise if otherwise else (None, None)
         return _at(meta, ast.ChooseIn, str(var), iterable, cond, label, body, o_label, o_body,
-                   _prompt(prompt))
+                   _prompt(prompt), told)
 
     def otherwise(self, meta, items):
         label = _unquote(items[0]) if items[0] is not None else None

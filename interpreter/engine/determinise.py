@@ -37,7 +37,7 @@ def determinise(game, viewer: int, seed: int = 0, view: dict | None = None):
     - During simultaneous play everyone else is as the view shows them: as
       the round began.
     - Only the viewer's own knowledge is kept (``state["known"]``): what
-      others were shown is theirs.
+      others were shown is theirs; no sealed line waits (``state["sealed"]``).
     - The random stream and the game's seed are reseeded from ``seed`` and
       a hash of the view; the history is emptied; the log is the viewer's.
 
@@ -64,6 +64,8 @@ def determinise(game, viewer: int, seed: int = 0, view: dict | None = None):
     new.update(_sheet(game, view, view, shown["table"], shown["table"], False, zones["table"]))
     if "known" in state:
         new["known"] = [plain_copy(entry) for entry in state["known"] if entry["seat"] == viewer]
+    if "sealed" in state:                          # lines still waiting for others are theirs
+        new["sealed"] = []
     new.update(seed=seed, rng=rng, players=players, flow=flow, history=[],
                log=[{"text": line, "to": [viewer]} for line in view["log"]])
     if state["flow"].get("snapshot") is not None:     # the others as the view shows them, both ways
@@ -89,7 +91,7 @@ def previewer(game, player: int, seed: int = 0, view: dict | None = None):
         rules = trial.rules
         if "heuristic" in rules.functions:
             return trial.evaluate(rules.functions["heuristic"][1], player)
-        return trial.score_of(player)
+        return trial.standing(player)            # lowest-wins scores and tie-breaks turned
     return score
 
 

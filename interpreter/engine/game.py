@@ -22,7 +22,7 @@ from .. import mechanics
 from ..mechanics import zones
 from ..mechanics.counters import Counters
 from . import budget
-from . import machine, statements  # noqa: F401  (statements fills the machine's table)
+from . import machine, scoring, statements, telling  # noqa: F401  (statements fills the machine's table)
 from .compile import compiled
 from ..content.options import resolve_options
 from .evaluate import Ctx, attribute, evaluate
@@ -289,7 +289,7 @@ class Game:
             self.memo.clear()
             self.state["history"].append([player, index])
             self.thread = th
-            self.log(f"{self.seat_name(player)} chose: {label}", to=[player])   # choices stay private
+            telling.log_choice(self, th, th["frames"][-1], player, f"{self.seat_name(player)} chose: {label}")
             machine.answer(self, th, index)
             machine.run(self)
 
@@ -441,6 +441,15 @@ class Game:
                 to = None if me is None else [me.seat]
         self.state["log"].append({"text": text, "to": to})
 
+    def tell(self, text: str, to: list | None = None) -> None:
+        """A line the content writes (``log``, ``tell``): for ``to`` (None: everyone); inside
+        ``simultaneously`` the others get it when the block ends (engine/telling.py)."""
+        telling.write(self, text, to)
+
+    def announce(self) -> None:
+        """Every sealed line (a sealed choice, a line written during simultaneous play) now reaches its readers."""
+        telling.unseal(self)
+
     def log_to_viewers(self, text: str, section: str, name: str, owner: int | None) -> None:
         """Log what a verb did to one component to every seat that may see it.
 
@@ -516,30 +525,26 @@ class Game:
             raise RuleError(f"players have no variable '{name}'")
 
     def finish(self) -> None:
-        """The start program has ended: score and rank every seat.
+        """The start program has ended: score and rank every seat (engine/scoring.py).
 
         A score is a number or a list of numbers compared element by element
-        (a tie-break key); equal scores share a place.
+        (a tie-break key); the manifest may say the lowest wins and what breaks
+        ties; equal standings share a place.
         """
-        scores = [self.score_of(i) for i in range(len(self.state["players"]))]
-        best = max(scores)
-        winners = [i for i, s in enumerate(scores) if s == best]
-        ranks = [1 + sum(1 for other in scores if other > s) for s in scores]
-        self.state["result"] = {"scores": scores, "winners": winners, "ranks": ranks}
+        self.state["result"] = scoring.result(self)
+        winners = self.state["result"]["winners"]
         self.thread = None
+        telling.unseal(self)                  # a sealed choice never announced is told at the end
         names = ", ".join(map(self.seat_name, winners))
         self.log(f"game over: {'tie between ' if len(winners) > 1 else 'winner '}{names}")
 
     def score_of(self, i: int):
         """Seat ``i``'s final score: the score counter, or the score function's key."""
-        name = self.rules.score
-        if name in self.rules.counters:
-            return self.state["players"][i]["counters"][name]
-        key = self.evaluate(self.rules.functions[name][1], i)
-        if type(key) is list and all(type(k) is int for k in key) or type(key) is int:
-            return key
-        raise RuleError(f"the score function '{name}' must give a number or a list of numbers, "
-                        f"got {describe(key)}")
+        return scoring.value_of(self, self.rules.score, i)
+
+    def standing(self, i: int) -> list:
+        """Seat ``i``'s score and tie-break keys, turned so that higher is better (for bots)."""
+        return scoring.standing(self, i)
 
     def execute(self, text: str, player: int | None = None) -> None:
         """Run effect-language statements now (scenario set-ups, the `dsl` command).

@@ -18,7 +18,7 @@ them is a save like any other.
 from __future__ import annotations
 
 from ..dsl import ast
-from . import budget
+from . import budget, telling
 from .evaluate import Ctx, evaluate
 from ..model.values import InternalError, RuleError, describe, items_of, plain_copy, seat, truth
 
@@ -147,6 +147,7 @@ def _join(game) -> None:
     flow["snapshot"] = None
     flow["main"]["frames"].pop()
     game.log("all players have chosen")
+    telling.unseal(game)                       # what each chose (sealed) now reaches the others
 
 
 def ctx_of(game, th) -> Ctx:
@@ -314,7 +315,11 @@ def _decide(game, th, frame, count, prompt, who):
     if count == 1:
         frame["answer"] = 0
         label = built[0] if built is not None else labels(game, th, (0,))[0]
-        game.log(f"{game.describe(who)}: {label} (only option)", to=None if who is None else [seat(who)])
+        text = f"{game.describe(who)}: {label} (only option)"
+        if who is None:
+            game.log(text)
+        else:
+            telling.log_choice(game, th, frame, seat(who), text)
         return None
     i = seat(who)
     if i >= game.people:

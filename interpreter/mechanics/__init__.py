@@ -6,19 +6,22 @@ page: ``COMPONENTS`` the sections of a components file (each one module,
 see ``component.ComponentKind``), ``VERBS`` the statement verbs and
 ``FUNCTIONS`` the functions, each with its signature written once (see
 ``dsl/kinds.py`` for how): the checker reads arity and kinds from it, the
-explainer and the docs read the same text.
+explainer and the docs read the same text. Each entry also says in one
+line what it means (``doc``) and shows one use (``example``): the vocabulary
+reference (``rulebook vocab``, ``docs/reference.md``) is made from them.
 """
 from __future__ import annotations
 
 from ..dsl.kinds import PROGRAM, Signature, VerbSignature, parse_signature, parse_verb
 from ..model.values import Grid, Room, Side, Track
-from . import core, counters, graphs, grids, programs, seats, tracks, variables, zones
+from . import core, counters, graphs, grids, programs, seats, telling, tracks, variables, zones
 
 
 class Verb:
     """A statement verb, ``run(ctx, arg, keywords)``, and its signature
     (``"move number or id from zone to zone [at string]"``: the value, then each keyword
-    and the kind it takes; keywords in brackets may be left out).
+    and the kind it takes; keywords in brackets may be left out), with its meaning
+    (``doc``) and one use (``example``) for the reference.
 
     A verb that runs other programs asks ``ctx.game.call``/``schedule``; if it
     scheduled a frame of its own, ``resume(game, thread, frame, node)``
@@ -27,13 +30,15 @@ class Verb:
     as ``(root, locals)``: a procedure call or a record's effect.
     """
 
-    __slots__ = ("run", "signature", "resume", "labels")
+    __slots__ = ("run", "signature", "resume", "labels", "doc", "example")
 
-    def __init__(self, run, signature: str, resume=None, labels=None):
+    def __init__(self, run, signature: str, doc: str = "", example: str = "", resume=None,
+                 labels=None):
         self.run = run
         self.signature: VerbSignature = parse_verb(signature)
         self.resume = resume
         self.labels = labels
+        self.doc, self.example = doc, example
 
     @property
     def arg(self) -> bool:
@@ -53,20 +58,33 @@ class Verb:
 
     @property
     def summary(self) -> str:
-        return self.signature.text
+        """The signature as written in a text: ``saying KIND`` is the text after the value."""
+        return self.signature.text.replace(" saying any", ' "TEXT"')
 
 
 class Function:
-    """A function, called as ``fn(ctx, args)``, and its signature (``"count(list) -> number"``)."""
+    """A function, called as ``fn(ctx, args)``, its signature (``"count(list) -> number"``),
+    meaning (``doc``) and one use (``example``)."""
 
-    __slots__ = ("fn", "signature")
+    __slots__ = ("fn", "signature", "doc", "example")
 
-    def __init__(self, fn, signature: str):
+    def __init__(self, fn, signature: str, doc: str = "", example: str = ""):
         self.fn = fn
         self.signature: Signature = parse_signature(signature)
+        self.doc, self.example = doc, example
 
     def __call__(self, ctx, args):
         return self.fn(ctx, args)
+
+
+class Name:
+    """A built-in name or a player attribute, for the reference: its meaning and one use
+    (its kind is in ``seats.BUILTIN_KINDS`` / ``seats.PLAYER_ATTRIBUTE_KINDS``)."""
+
+    __slots__ = ("doc", "example")
+
+    def __init__(self, doc: str, example: str):
+        self.doc, self.example = doc, example
 
 
 # Each component kind: its section of components.yaml -> how the engine treats it.
@@ -90,66 +108,93 @@ ATTRIBUTES = {
 
 VERBS = {
     # zones of cards
-    "shuffle": Verb(zones.shuffle, "shuffle zone"),
-    "move": Verb(zones.move, "move number or id from zone to zone [at string]"),
-    "arrange": Verb(zones.arrange, "arrange zone to list"),
-    "split": Verb(zones.split, "split zone into group"),
-    "reveal": Verb(zones.reveal, "reveal id or list of id to player or list of player"),
+    "shuffle": Verb(zones.shuffle, "shuffle zone", doc="put a zone's cards in random order", example="shuffle deck"),
+    "move": Verb(zones.move, "move number or id from zone to zone [at string]", doc="move N cards from the top, or one named card, onto another zone (at \"top\" or \"bottom\")", example="move 2 from deck to self.hand"),
+    "arrange": Verb(zones.arrange, "arrange zone to list", doc="put these cards on top of a zone, in this order, taken from where they lie", example="arrange deck to [c1, c2]"),
+    "split": Verb(zones.split, "split zone into group", doc="deal a zone's cards out over a numbered group of zones, in turn", example="split plan into pile"),
+    "reveal": Verb(zones.reveal, "reveal id or list of id to player or list of player", doc="let players see these cards where they lie", example="reveal top(deck) to self"),
     # grids
-    "put": Verb(grids.put, "put any at room"),
-    "wall": Verb(grids.wall, "wall side"),
+    "put": Verb(grids.put, "put any at room", doc="put something in an empty room of a grid", example="put token at room(self.board, 2, 3)"),
+    "wall": Verb(grids.wall, "wall side", doc="draw a wall on one side of a room", example='wall side(room(self.board, 2, 3), "e")'),
     # tracks
-    "advance": Verb(tracks.advance, "advance track by number"),
+    "advance": Verb(tracks.advance, "advance track by number", doc="move a track's marker on, running each space entered or passed", example="advance self.fame by 2"),
     # running other programs: a procedure call or a record's effect; hook points
-    "do": Verb(programs.do, "do program [with record]"),
-    "signal": Verb(programs.signal, "signal hook [with record]", resume=programs.resume_chain,
-                   labels=programs.chain_labels),
+    "do": Verb(programs.do, "do program [with record]", doc="run a procedure, or the effect written on a record", example="do take(1)"),
+    "signal": Verb(programs.signal, "signal hook [with record]", doc="raise a declared hook point: every record in play with a handler for it runs it", example='signal "scored" with {who: self, amount: 2}', resume=programs.resume_chain, labels=programs.chain_labels),
+    # telling players (engine/telling.py: who reads what, and when)
+    "log": Verb(telling.log, "log any", doc="write a line every player reads (as text() writes it)", example='log text(self.name, "played", c)'),
+    "tell": Verb(telling.tell, "tell player or list of player saying any", doc="write a line only these players read", example='tell self text("you saw", top(deck))'),
+    "announce": Verb(telling.announce, "announce", doc="every sealed choice made so far is told to everyone", example="announce"),
 }
 
 FUNCTIONS = {
     # general
-    "count": Function(core.count, "count(list) -> number"),
-    "sum": Function(core.total, "sum(list of number) -> number"),
-    "max": Function(core.largest, "max(list of number or number, number...) -> number or none"),
-    "min": Function(core.smallest, "min(list of number or number, number...) -> number or none"),
-    "range": Function(core.inclusive_range, "range(number, number) -> list of number"),
-    "abs": Function(core.absolute, "abs(number) -> number"),
-    "first": Function(core.first, "first(list of K) -> K or none"),
-    "any": Function(core.any_of, "any(list) -> bool"),
-    "all": Function(core.all_of, "all(list) -> bool"),
-    "unique": Function(core.unique, "unique(list of K) -> list of K"),
-    "keys": Function(core.keys, "keys(record) -> list of string"),
-    "with_most": Function(core.with_most, "with_most(list of K, list of number) -> list of K"),
-    "with_least": Function(core.with_least, "with_least(list of K, list of number) -> list of K"),
-    "sort_by": Function(core.sort_by, "sort_by(list of K, list) -> list of K"),
-    "headroom": Function(core.headroom, "headroom(player, string) -> number"),
-    "effect": Function(core.effect, "effect(id, string) -> effect"),
-    "list": Function(core.as_list, "list(list of K) -> list of K"),
-    "flatten": Function(core.flatten, "flatten(list of list of K) -> list of K"),
-    "text": Function(core.text, "text(any...) -> string"),
-    "get": Function(core.get, "get(any, string, any) -> any"),
+    "count": Function(core.count, "count(list) -> number", doc="how many items", example="count(c for c in self.hand if c.value > 2)"),
+    "sum": Function(core.total, "sum(list of number) -> number", doc="the total of numbers (0 for none)", example="sum(list(c.value for c in self.hand))"),
+    "max": Function(core.largest, "max(list of number or number, number...) -> number or none", doc="the largest of a list or of the values given (none for an empty list)", example="max(list(p.coin for p in players))"),
+    "min": Function(core.smallest, "min(list of number or number, number...) -> number or none", doc="the smallest of a list or of the values given (none for an empty list)", example="min(self.coin, 3)"),
+    "range": Function(core.inclusive_range, "range(number, number) -> list of number", doc="the whole numbers from A to B, both included", example="range(1, 3)"),
+    "abs": Function(core.absolute, "abs(number) -> number", doc="a number without its sign", example="abs(self.coin - 5)"),
+    "first": Function(core.first, "first(list of K) -> K or none", doc="the first item, or none", example="first(q for q in players_after(self) if q.coin > 0)"),
+    "any": Function(core.any_of, "any(list) -> bool", doc="true if some item is true", example="any(list(p.coin > 9 for p in players))"),
+    "all": Function(core.all_of, "all(list) -> bool", doc="true if every item is true", example="all(list(count(z) == 1 for z in pile))"),
+    "unique": Function(core.unique, "unique(list of K) -> list of K", doc="the items without repeats, in first-seen order", example="unique(closed + self.closing)"),
+    "keys": Function(core.keys, "keys(record) -> list of string", doc="a record's field names", example='keys({"a": 1, "b": 2})'),
+    "with_most": Function(core.with_most, "with_most(list of K, list of number) -> list of K", doc="the items whose value is the largest (all of them on a tie)", example="with_most(players, list(p.coin for p in players))"),
+    "with_least": Function(core.with_least, "with_least(list of K, list of number) -> list of K", doc="the items whose value is the smallest (all of them on a tie)", example="with_least(players, list(p.coin for p in players))"),
+    "sort": Function(core.sort, "sort(list of K) -> list of K", doc="the items smallest first (numbers, strings, or lists compared element by element)", example="sort(list(c.value for c in self.hand))"),
+    "sort_by": Function(core.sort_by, "sort_by(list of K, list) -> list of K", doc="the items in the order of their keys, smallest first; a key may be a list, compared element by element", example="sort_by(players, list([-p.coin, p.seat] for p in players))"),
+    "join": Function(core.join, "join(list, string) -> string", doc="the items written out (as text() writes them) with a separator between", example='join(list(c.name for c in self.hand), ", ")'),
+    "headroom": Function(core.headroom, "headroom(player, string) -> number", doc="how much more of a counter may still be gained (ceiling and earning cap)", example='headroom(self, "coin")'),
+    "effect": Function(core.effect, "effect(id, string) -> effect", doc="the effect written in a field of a record, to run with do", example='effect(c, "bonus")'),
+    "list": Function(core.as_list, "list(list of K) -> list of K", doc="the items a generator collects, as a list", example="list(p.coin for p in players)"),
+    "flatten": Function(core.flatten, "flatten(list of list of K) -> list of K", doc="one list of the items of several lists", example="flatten(list(p.hand for p in players))"),
+    "text": Function(core.text, "text(any...) -> string", doc="the values written out for people, separated by spaces", example='text(self.name, "has", self.coin, "coin")'),
+    "get": Function(core.get, "get(any, string, any) -> any", doc="a field of a record, or the default when it has none", example='get(c, "bonus", 0)'),
     # seats and programs
-    "turn_order": Function(seats.turn_order, "turn_order(player) -> list of player"),
-    "next_player": Function(seats.next_player, "next_player(player) -> player"),
-    "modifier": Function(programs.modifier, "modifier(player, string) -> number"),
+    "turn_order": Function(seats.turn_order, "turn_order(player) -> list of player", doc="every person clockwise (to the left), starting with this one", example="turn_order(self)"),
+    "next_player": Function(seats.next_player, "next_player(player) -> player", doc="the person after this one, clockwise (their left)", example="next_player(self)"),
+    "players_after": Function(seats.players_after, "players_after(player) -> list of player", doc="every other person clockwise from the next one, this one last: first(...) of it is the next who satisfies a condition", example="first(q for q in players_after(self) if q.coin > 0)"),
+    "modifier": Function(programs.modifier, "modifier(player, string) -> number", doc="what a seat's active sources add to a declared modifier", example='modifier(self, "bonus")'),
     # zones
-    "top": Function(zones.top, "top(zone of K) -> K or none"),
+    "top": Function(zones.top, "top(zone of K) -> K or none", doc="the top card of a zone, or none", example="top(deck)"),
     # grids (a room stands for its grid where a grid is asked for)
-    "rooms": Function(grids.rooms, "rooms(grid or room) -> list of room"),
-    "row": Function(grids.row, "row(grid or room, number) -> list of room"),
-    "column": Function(grids.column, "column(grid or room, number) -> list of room"),
-    "room": Function(grids.room, "room(grid or room, number, number) -> room"),
-    "tagged": Function(grids.tagged, "tagged(grid or room, string) -> list of room"),
-    "sides": Function(grids.sides, "sides(room) -> list of side"),
-    "adjacent": Function(grids.adjacent, "adjacent(room) -> list of room"),
-    "side": Function(grids.side, "side(room, string) -> side"),
-    "neighbours": Function(grids.neighbours, "neighbours(room) -> list of room"),
-    "reachable": Function(grids.reachable, "reachable(room) -> list of room"),
-    "walls": Function(grids.walls, "walls(grid or room) -> list of side"),
+    "rooms": Function(grids.rooms, "rooms(grid or room) -> list of room", doc="every room of a grid, row by row", example="rooms(self.board)"),
+    "row": Function(grids.row, "row(grid or room, number) -> list of room", doc="the rooms of one row (none if off the grid)", example="row(self.board, 5)"),
+    "column": Function(grids.column, "column(grid or room, number) -> list of room", doc="the rooms of one column (none if off the grid)", example="column(self.board, 3)"),
+    "room": Function(grids.room, "room(grid or room, number, number) -> room", doc="the room at a row and a column", example="room(self.board, 2, 3)"),
+    "tagged": Function(grids.tagged, "tagged(grid or room, string) -> list of room", doc="the rooms that carry a tag of the grid's declaration", example='tagged(self.board, "start")'),
+    "sides": Function(grids.sides, "sides(room) -> list of side", doc="the four sides of a room (north, east, south, west)", example="sides(room(self.board, 2, 3))"),
+    "adjacent": Function(grids.adjacent, "adjacent(room) -> list of room", doc="the rooms next to a room, walls or not", example="adjacent(room(self.board, 2, 3))"),
+    "side": Function(grids.side, "side(room, string) -> side", doc='one side of a room: "n", "e", "s" or "w"', example='side(room(self.board, 2, 3), "n")'),
+    "neighbours": Function(grids.neighbours, "neighbours(room) -> list of room", doc="the rooms one step away with no wall between", example="neighbours(room(self.board, 2, 3))"),
+    "reachable": Function(grids.reachable, "reachable(room) -> list of room", doc="every room connected to a room without crossing a wall", example="reachable(room(self.board, 5, 3))"),
+    "walls": Function(grids.walls, "walls(grid or room) -> list of side", doc="the walled sides of a grid, each named once", example="walls(self.board)"),
     # tracks and graphs
-    "reading": Function(tracks.reading, "reading(track, string) -> any"),
-    "linked": Function(graphs.linked, "linked(graph, id) -> list of id"),
-    "degree": Function(graphs.degree, "degree(graph, id) -> number"),
-    "components": Function(graphs.components, "components(graph, list of id) -> list of list of id"),
-    "reach": Function(graphs.reach, "reach(graph, id, list of id) -> list of id"),
+    "reading": Function(tracks.reading, "reading(track, string) -> any", doc="a field of the marker's space, or of the nearest space before it that has it", example='reading(self.fame, "income")'),
+    "linked": Function(graphs.linked, "linked(graph, id) -> list of id", doc="the nodes one edge away", example="linked(borders, home)"),
+    "degree": Function(graphs.degree, "degree(graph, id) -> number", doc="how many edges touch a node", example="degree(borders, home)"),
+    "components": Function(graphs.components, "components(graph, list of id) -> list of list of id", doc="the connected groups among some nodes", example="components(borders, self.lands)"),
+    "reach": Function(graphs.reach, "reach(graph, id, list of id) -> list of id", doc="every node of a list reachable from a node through that list", example="reach(borders, home, self.lands)"),
+}
+
+# The built-in names (seats.BUILTINS reads them) and a player's own attributes
+# (seats.PLAYER_ATTRIBUTES), for the reference.
+NAMES = {
+    "players": Name("the people, in seat order", "count(players)"),
+    "seats": Name("the people, then the scripted seats", "count(seats)"),
+    "player_count": Name("how many people play", "player_count + 1"),
+    "options": Name("the game's options as chosen (options.NAME)", "options.rounds"),
+    "game_over": Name("true once the game has ended and been scored", "game_over"),
+    "winners": Name("the seats that won, once the game is over", "self in winners"),
+}
+
+PLAYER_FIELDS = {
+    "seat": Name("the seat number, from 1", "self.seat == 1"),
+    "name": Name("the seat's name (P1, or a scripted seat's name)", 'text(self.name, "passes")'),
+    "left": Name("the next person clockwise: the one next_player gives (none for a scripted seat)", "self.left.coin"),
+    "right": Name("the previous person, anticlockwise (none for a scripted seat)", "self.right.coin"),
+    "neighbours": Name("the people on either side (people only)", "count(self.neighbours)"),
+    "scripted": Name("true for a scripted seat (an automaton, a dummy bidder)", "not self.scripted"),
+    "place": Name("the final place, 1 for the winner, once the game is over", "self.place == 1"),
 }

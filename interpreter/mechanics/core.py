@@ -165,7 +165,7 @@ def sort_by(ctx, args):
     return [items[i] for i in order]
 
 
-def _key_sort(key) -> str:
+def _key_sort(key, what: str = "sort_by() keys") -> str:
     """What sort of key this is ("numbers", "strings", "lists of numbers"); else a RuleError."""
     if type(key) is int:
         return "numbers"
@@ -173,5 +173,23 @@ def _key_sort(key) -> str:
         return "strings"
     if type(key) is list and all(type(part) is int for part in key):
         return "lists of numbers"
-    raise RuleError(f"sort_by() keys must be numbers, strings or lists of numbers, "
+    raise RuleError(f"{what} must be numbers, strings or lists of numbers, "
                     f"not {describe(key)}")
+
+
+def sort(ctx, args):
+    """sort(LIST): the items smallest first (numbers, strings, or lists of numbers compared
+    element by element); equal items keep their order"""
+    items = _list(args[0], "sort", ctx)
+    sorts = {_key_sort(item, "sort() items") for item in items}
+    if len(sorts) > 1:
+        raise RuleError(f"sort() cannot compare {' with '.join(sorted(sorts))}")
+    return sorted(items)
+
+
+def join(ctx, args):
+    """join(LIST, SEP): the items written out (as text() writes them), SEP between each"""
+    items, sep = _list(args[0], "join", ctx), args[1]
+    if type(sep) is not str:
+        raise RuleError(f"join() needs a string to put between the items, got {describe(sep)}")
+    return limits.sized(sep.join(ctx.game.describe(item) for item in items))

@@ -91,3 +91,13 @@ def next_player(ctx, args):
     if start >= n:
         raise RuleError(f"{describe(args[0])} is a scripted seat, not in the turn order")
     return Player((start + 1) % n)
+
+
+def players_after(ctx, args):
+    """players_after(PLAYER): every other person clockwise from the one after PLAYER, then
+    PLAYER last: ``first(q for q in players_after(p) if q.active)`` is the next one still in"""
+    start = seat(args[0])
+    n = ctx.game.people
+    if start >= n:
+        raise RuleError(f"{describe(args[0])} is a scripted seat, not in the turn order")
+    return [Player((start + k) % n) for k in range(1, n + 1)]

@@ -29,8 +29,10 @@ from interpreter.engine.game import Game
 FIXTURES = Path(__file__).resolve().parents[1] / "rulesets"
 TOY = FIXTURES / "toy"
 # Every bundled game, and fixtures so the harness itself is tried on more than one game
-# (the hooks fixture brings hook chains, scripted seats, tracks and key-list scores).
-RULESET_IDS = available() + [str(TOY), str(FIXTURES / "hooks"), str(FIXTURES / "ttt")]
+# (the hooks fixture brings hook chains, scripted seats, tracks and key-list scores; fewest
+# brings announced, sealed and secret choices, told lines, copies and a lowest-wins score).
+RULESET_IDS = available() + [str(TOY), str(FIXTURES / "hooks"), str(FIXTURES / "ttt"),
+                             str(FIXTURES / "fewest")]
 MAX_DECISIONS = 20_000            # a random game that has not ended by then never will
 
 
@@ -136,9 +138,10 @@ def check_result(game) -> None:
     assert set(result) >= {"scores", "winners", "ranks"}, result
     scores, winners, ranks = result["scores"], result["winners"], result["ranks"]
     assert len(scores) == len(ranks) == seats, result
-    best = max(scores)
-    assert winners == [i for i, s in enumerate(scores) if s == best], result
-    assert ranks == [1 + sum(other > s for other in scores) for s in scores], result
+    standings = [game.standing(i) for i in range(seats)]     # the score (and tie-breaks), higher better
+    best = max(standings)
+    assert winners == [i for i, s in enumerate(standings) if s == best], result
+    assert ranks == [1 + sum(other > s for other in standings) for s in standings], result
     score = game.rules.score
     if isinstance(score, str) and score in game.rules.counters:
         assert scores == [sheet["counters"][score] for sheet in _sheets(game)], result

@@ -1,0 +1,82 @@
+"""Telling players what happened: lines the content writes, and who learns a choice.
+
+A log line goes to everyone (``to`` None) or to a list of seats. While
+players choose at once, a line for anyone but the thread's own player
+would tell them something before all answers are in, so it is *sealed*:
+the thread's player reads it now, the others when the block ends (or at
+``announce``). Sealed lines wait in ``state["sealed"]`` (made by the
+first one; ``{"text", "to"}`` each), which a failed call restores like
+any other part of the state.
+
+A choice says who learns what was chosen: ``openly`` (everyone, now),
+``secretly`` (the chooser only, ever) or ``sealed`` (the chooser now,
+everyone else when the simultaneous block ends or at the next
+``announce``). Unsaid, a choice inside ``simultaneously`` is sealed
+(the others learn the bids once all are in) and any other is secret: a
+label may name a card from a hidden hand, and a line once shown cannot be
+taken back, so telling the table is left to the designer to declare.
+"""
+from __future__ import annotations
+
+from ..dsl import ast
+
+TOLD = ("openly", "secretly", "sealed")
+
+
+def block_player(game) -> int | None:
+    """The seat whose thread is running inside an open ``simultaneously`` block, or None."""
+    th = game.thread
+    if th is None or not any(t is th for t in game.state["flow"]["threads"]):
+        return None
+    me = th["envs"][0].get("self")
+    return None if me is None else me.seat
+
+
+def write(game, text: str, to: list | None) -> None:
+    """A line for ``to`` (None: everyone); inside ``simultaneously``, sealed for the others."""
+    me = block_player(game)
+    if me is None:
+        game.state["log"].append({"text": text, "to": to})
+        return
+    everyone = range(len(game.state["players"]))
+    if to is None or me in to:
+        game.state["log"].append({"text": text, "to": [me]})
+    others = [i for i in (everyone if to is None else to) if i != me]
+    if others:
+        seal(game, text, others)
+
+
+def seal(game, text: str, to: list) -> None:
+    game.state.setdefault("sealed", []).append({"text": text, "to": list(to)})
+
+
+def unseal(game) -> None:
+    """Every sealed line reaches the seats it was written for, in the order written."""
+    waiting = game.state.get("sealed")
+    if not waiting:
+        return
+    seats = len(game.state["players"])
+    for line in waiting:
+        game.state["log"].append({"text": line["text"],
+                                  "to": None if len(line["to"]) == seats else line["to"]})
+    game.state["sealed"] = []
+
+
+def told(game, node, blocked: bool) -> str:
+    """How the choice at ``node`` is told: its own word, else the default for where it is."""
+    word = getattr(node, "told", None) if node.__class__ in (ast.ChooseIn, ast.ChooseOne) else None
+    return word or ("sealed" if blocked else "secretly")
+
+
+def log_choice(game, th: dict, frame: dict, player: int, text: str) -> None:
+    """The line saying what ``player`` chose at ``frame`` of ``th``, told as that choice declares."""
+    blocked = any(t is th for t in game.state["flow"]["threads"])
+    how = told(game, game.rules.nodes[frame["n"]], blocked)
+    if how == "openly":
+        game.state["log"].append({"text": text, "to": None})
+        return
+    game.state["log"].append({"text": text, "to": [player]})
+    if how == "sealed":
+        others = [i for i in range(len(game.state["players"])) if i != player]
+        if others:
+            seal(game, text, others)
