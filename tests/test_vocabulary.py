@@ -105,6 +105,8 @@ def _hints(text: str) -> list:
      "'player_count' is a name, not a function: write it without brackets"),
     ("x = shuffle(deck)", "dsl-unknown-function", "'shuffle' is a verb: write 'shuffle ...' as a statement"),
     ("x = announce", "dsl-unknown-name", "'announce' is a verb: a statement of its own"),
+    ("sort deck", "dsl-unknown-verb", "'sort' is a function, used in an expression: sort(list of K) -> list of K"),
+    ("shufle deck", "dsl-unknown-verb", "did you mean 'shuffle'?"),
 ])
 def test_did_you_mean_knows_built_ins_functions_and_verbs(text, code, hint):
     assert _hints(text) == [(code, hint)]
@@ -114,3 +116,9 @@ def test_the_export_tool_runs_as_a_script():
     out = subprocess.run([sys.executable, str(ROOT / "tools" / "export_reference.py"), "--check"],
                          capture_output=True, text=True, cwd=ROOT)
     assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_rulebook_dsl_says_a_tell_back_without_its_inner_keyword():
+    result = run("dsl", TOY, 'tell players[1] text("you hold", 2)')
+    assert result.exit_code == 0, result.output
+    assert result.output.strip() == 'tell players #1 text("you hold", 2)'

@@ -503,9 +503,11 @@ class Checker:
     def visit_Call(self, node):
         verb = self.vocab.verbs.get(node.verb)
         if verb is None:
-            self.report(node, "dsl-unknown-verb", f"unknown verb '{node.verb}'",
-                        suggest(node.verb, set(self.vocab.verbs) | {"gain", "spend", "lose",
-                                                                    "choose"}))
+            sig = self.vocab.functions.get(node.verb)
+            hint = (f"'{node.verb}' is a function, used in an expression: {getattr(sig, 'text', node.verb)}"
+                    if sig is not None else
+                    suggest(node.verb, set(self.vocab.verbs) | {"gain", "spend", "lose", "choose"}))
+            self.report(node, "dsl-unknown-verb", f"unknown verb '{node.verb}'", hint)
             for child in node.children():
                 self.visit(child)
             return

@@ -30,7 +30,7 @@ def _call(node, indent):
     words = [node.verb]
     if node.arg is not None:
         words.append(explain(node.arg))
-    words += [f"{k} {explain(v)}" for k, v in node.keywords]
+    words += [explain(v) if k == "saying" else f"{k} {explain(v)}" for k, v in node.keywords]
     return " ".join(words)
 
 
