@@ -27,12 +27,12 @@ generator binding ``self``) is left to the closures of ``compile.py``.
 from __future__ import annotations
 
 from ..dsl import ast
-from ..mechanics import FUNCTIONS, core
+from ..mechanics import ATTRIBUTES, FUNCTIONS, core
 from ..mechanics.grids import ROOM_READERS
 from ..model.limits import number, sized
 from ..model.values import Condition, Player, Room, RuleError, Zone, describe, items_of, truth
 from . import budget
-from .compile import _MISSING, _PYTHON_ERRORS, _divide, _equal, _int, _member, _plus, misuse
+from .compile import _BASIC, _MISSING, _PYTHON_ERRORS, _divide, _equal, _int, _member, _plus, misuse
 
 ENABLED = True
 """Whether games run generated code (tests turn it off to compare with the closures)."""
@@ -82,11 +82,6 @@ def _fail(message):
     raise RuleError(message)
 
 
-def _index_of(container, key, ctx):
-    from .evaluate import index
-    return index(container, key, ctx.game.state)
-
-
 def attribute_reader(name: str, rules):
     """``value.name`` for this one name, its likely readers found once (generic dispatch last)."""
     from .evaluate import attribute, player_attribute
@@ -131,7 +126,8 @@ class Program:
         self.rules = rules
         self.source = ""
         self.functions: dict = {}          # ruleset function name -> fn(ctx, args) (the Game's table)
-        self.roots: dict = {}              # id(node) -> fn(ctx), installed as node._fn
+        self.roots: dict = {}              # id(node) -> (node, fn(ctx)), installed as node._fn
+        self.filters: dict = {}            # id(choice) -> (node, fn(ctx, values)), as node._options
         self.left_out: list = []           # roots the closures run (Unsupported)
         self.namespace: dict = {}          # the generated module's globals (constants as K<n>)
         self.generator = None
@@ -140,6 +136,8 @@ class Program:
         """Put each generated expression on its node, where ``evaluate`` finds it."""
         for node, fn in self.roots.values():
             object.__setattr__(node, "_fn", fn)
+        for node, fn in self.filters.values():
+            object.__setattr__(node, "_options", fn)
 
     def add(self, tree):
         """Generate and install one more expression (a text given after loading); its ``fn(ctx)``.
@@ -205,11 +203,14 @@ class _Generator:
     """Writes the Python source of one ruleset's programs (see the module docstring)."""
 
     def __init__(self, rules):
+        from .evaluate import index              # evaluate imports compile, as this module does
         self.rules = rules
         self.namespace: dict = {
-            "__builtins__": {"type": type, "bool": bool, "int": int, "RecursionError": RecursionError},
-            "RuleError": RuleError, "Zone": Zone, "TRUTH": truth, "ITEMS": _items,
-            "ZONE_OP": _zone_binop, "CMP_ERROR": _compare_error, "FAIL": _fail, "INDEX": _index_of,
+            "INDEX": index,
+            "__builtins__": {"type": type, "bool": bool, "int": int, "str": str, "dict": dict, "list": list,
+                             "len": len, "RecursionError": RecursionError},
+            "RuleError": RuleError, "Zone": Zone, "Room": Room, "Player": Player, "TRUTH": truth, "ITEMS": _items,
+            "ZONE_OP": _zone_binop, "CMP_ERROR": _compare_error, "FAIL": _fail,
             "NUMBER": number, "SIZED": sized, "INT": _int, "DIVIDE": _divide, "PLUS": _plus,
             "MISUSE": misuse, "PYERR": _PYTHON_ERRORS, "BUDGET": budget, "NK": _MISSING,
             "PLAIN": (int, str, type(None)),
@@ -269,6 +270,16 @@ class _Generator:
             except Unsupported:
                 del self.lines[mark:]
                 program.left_out.append(tree)
+        filters = []
+        for node in rules.nodes:
+            if node.__class__ is ast.ChooseIn and node.cond is not None:
+                mark = len(self.lines)
+                name = self.fresh("C")
+                try:
+                    self.options(name, node)
+                    filters.append((name, node))
+                except Unsupported:
+                    del self.lines[mark:]
         program.source = "\n".join(self.lines) + "\n"
         code = compile(program.source, f"<rulebook {rules.folder}>", "exec")
         exec(code, self.namespace)                  # our source only; content is in the constants
@@ -276,6 +287,8 @@ class _Generator:
             program.functions[name] = _adapter(name, len(rules.functions[name][0]), self.namespace[fname])
         for name, tree in roots:
             program.roots[id(tree)] = (tree, self.namespace[name])
+        for name, node in filters:
+            program.filters[id(node)] = (node, self.namespace[name])
         return program
 
     def function(self, name: str, params, tree) -> None:
@@ -319,6 +332,21 @@ class _Generator:
         self.line(1, "env = ctx.env")
         result = self.expr(tree, _Scope({}, dynamic=True), 1)
         self.line(1, f"return {result}")
+
+    def options(self, name: str, node) -> None:
+        """``def C(ctx, values)``: the values a ``choose x in xs if cond`` offers (those for which
+        cond holds), ``x`` a Python local while cond is worked out, as the machine binds it."""
+        if node.var == "self":
+            raise Unsupported("self")
+        var = self.fresh("v")
+        self.line(0, f"def {name}(ctx, values):")
+        self.line(1, "env = ctx.env")
+        self.line(1, "out = []")
+        self.line(1, f"for {var} in values:")
+        cond = self.atom(node.cond, _Scope({node.var: var}, dynamic=True), 2)
+        self.line(2, f"if {cond} is True or ({cond} is not False and TRUTH({cond}, ctx.game.state)):")
+        self.line(3, f"out.append({var})")
+        self.line(1, "return out")
 
     # ------------------------------------------------------------ expressions
     #
@@ -382,15 +410,56 @@ class _Generator:
         return "{" + ", ".join(f"{self.const(k)}: {v}" for (k, _), v in zip(node.pairs, values)) + "}"
 
     def attribute(self, node, scope, d):
-        obj = self.expr(node.obj, scope, d)
-        reader = self.readers.get(node.name)
+        """``obj.name``: the value kinds that have it are tried inline, the generic reader last."""
+        obj = self.atom(node.obj, scope, d)
+        name = node.name
+        reader = self.readers.get(name)
         if reader is None:
-            reader = self.readers[node.name] = self.const(attribute_reader(node.name, self.rules))
-        return f"{reader}(ctx, {obj})"
+            reader = self.readers[name] = self.const(attribute_reader(name, self.rules))
+        t = self.fresh()
+        line = self.line
+        fields = {rid: record[name] for rid, record in self.rules.entities.items()
+                  if name in record and type(record[name]) is not Condition} if name != "id" else {}
+        word = "if"
+        if fields:                                     # a content record's plain field
+            line(d, f"if type({obj}) is str:")
+            line(d + 1, f"{t} = {self.const(fields)}.get({obj}, NK)")
+            line(d + 1, f"if {t} is NK:")
+            line(d + 2, f"{t} = {reader}(ctx, {obj})")
+            word = "elif"
+        if name in ROOM_READERS:
+            line(d, f"{word} type({obj}) is Room:")
+            line(d + 1, f"{t} = {self.const(ROOM_READERS[name])}(ctx, {obj})")
+            word = "elif"
+        k = self.const(name)
+        line(d, f"{word} type({obj}) is dict and {k} in {obj}:")
+        line(d + 1, f"{t} = {obj}[{k}]")
+        kind = self.rules.player_components.get(name)
+        if kind is not None:
+            line(d, f"elif type({obj}) is Player:")
+            line(d + 1, f"{t} = {self.const(kind.value)}(ctx, {k}, {obj}.seat)")
+        for value_type, read in self.value_readers(name):
+            line(d, f"elif type({obj}) is {self.const(value_type)}:")
+            line(d + 1, f"{t} = {self.const(read)}({obj}, {k}, ctx)")
+        line(d, "else:")
+        line(d + 1, f"{t} = {reader}(ctx, {obj})")
+        return t
+
+    def value_readers(self, name: str) -> list:
+        """(value type, its reader in ``mechanics.ATTRIBUTES``) for the engine values that have
+        attribute ``name`` (by the checker's table), rooms' own readers aside (tried first)."""
+        by_kind = {kind.name: value_type for kind, value_type in _BASIC.items()}
+        found = []
+        for kind_name, names in self.rules.vocabulary().value_attributes.items():
+            value_type = by_kind.get(kind_name)
+            if name in names and value_type in ATTRIBUTES and not (value_type is Room and name in ROOM_READERS):
+                found.append((value_type, ATTRIBUTES[value_type]))
+        return found
 
     def index(self, node, scope, d):
         obj, key = self.exprs([node.obj, node.key], scope, d)
-        return f"INDEX({obj}, {key}, ctx)"
+        return (f"({obj}[{key} - 1] if type({obj}) is list and type({key}) is int and 0 < {key} <= len({obj}) "
+                f"else INDEX({obj}, {key}, ctx.game.state))")
 
     def function_call(self, node, scope, d):
         name = node.name
@@ -420,14 +489,21 @@ class _Generator:
         name = node.name
         if node.var == "self" or name in self.rules.functions or name not in FUNCTIONS:
             raise Unsupported(name)
-        items = self.atom(node.iterable, scope, d)
+        items = self.fresh()                         # a fresh local: it may be assigned again
+        self.line(d, f"{items} = {self.expr(node.iterable, scope, d)}")
         var = self.fresh("v")
         inner = scope.bind(node.var, var)
         fn = FUNCTIONS[name].fn
         early = {core.any_of: "True", core.all_of: "False"}.get(fn)
         t = self.fresh()
         self.line(d, f"{t} = {'[]' if early is None else 'not ' + early}")
-        self.line(d, f"for {var} in ITEMS(ctx, {items}):")
+        self.line(d, f"if type({items}) is list:")            # the common case, without a call
+        self.line(d + 1, f"ctx.game.steps -= len({items})")
+        self.line(d + 1, "if ctx.game.steps < 0:")
+        self.line(d + 2, "BUDGET.charge(ctx.game, 0)")
+        self.line(d, "else:")
+        self.line(d + 1, f"{items} = ITEMS(ctx, {items})")
+        self.line(d, f"for {var} in {items}:")
         body = d + 1
         if node.cond is not None:
             cond = self.expr(node.cond, inner, body)
@@ -447,26 +523,37 @@ class _Generator:
     def binop(self, node, scope, d):
         op = node.op
         a, b = self.exprs([node.left, node.right], scope, d)
-        if op in ("==", "!=", "in", "not in", "+"):
-            k = self.const(op)
-            if op == "==":
-                fast = f"({a} == {b} and (type({a}) is bool) is (type({b}) is bool))"
-            elif op == "!=":
-                fast = f"(not ({a} == {b} and (type({a}) is bool) is (type({b}) is bool)))"
-            elif op == "+":
-                fast = (f"(NUMBER({a} + {b}) if type({a}) is int and type({b}) is int "
-                        f"else ZONE_OP({k}, {a}, {b}, ctx))")
-                return fast
-            else:
-                return f"ZONE_OP({k}, {a}, {b}, ctx)"
-            return f"(ZONE_OP({k}, {a}, {b}, ctx) if type({a}) is Zone or type({b}) is Zone else {fast})"
-        if op in ("<", "<=", ">", ">="):
-            return (f"({a} {op} {b} if type({a}) is int and type({b}) is int "
-                    f"else CMP_ERROR({self.const(op)}, {a}, {b}))")
         k = self.const(op)
+        if op in ("==", "!=", "in", "not in", "+"):        # a zone compares by its cards
+            fast = self.equal(node, a, b) if op in ("==", "!=") else None
+            if fast is not None:
+                return fast if op == "==" else f"(not {fast})"
+            if op in ("==", "!="):
+                same = f"({a} == {b} and (type({a}) is bool) is (type({b}) is bool))"
+                fast = same if op == "==" else f"(not {same})"
+                return f"(ZONE_OP({k}, {a}, {b}, ctx) if type({a}) is Zone or type({b}) is Zone else {fast})"
+            if op == "+":
+                return f"(NUMBER({a} + {b}) if type({a}) is int and type({b}) is int else ZONE_OP({k}, {a}, {b}, ctx))"
+            test = f"{a} in {b}" if op == "in" else f"{a} not in {b}"
+            return f"({test} if type({b}) is list and type({a}) is not Zone else ZONE_OP({k}, {a}, {b}, ctx))"
+        if op in ("<", "<=", ">", ">="):
+            return f"({a} {op} {b} if type({a}) is int and type({b}) is int else CMP_ERROR({k}, {a}, {b}))"
         if op in ("-", "*"):
             return f"NUMBER(INT({a}, {k}) {op} INT({b}, {k}))"
         return f"DIVIDE({a}, {b}, {k})"
+
+    def equal(self, node, a: str, b: str) -> str | None:
+        """``==`` against a literal text, number or none, without the general case."""
+        for lit, other in ((node.right, a), (node.left, b)):
+            if lit.__class__ is ast.Literal:
+                value = lit.value
+                if value is None:
+                    return f"({other} is None)"
+                if type(value) is str:                 # a zone's cards are never a text
+                    return f"({other} == {self.const(value)})"
+                if type(value) is int:                 # nor a number; true is not 1
+                    return f"({other} == {self.const(value)} and type({other}) is not bool)"
+        return None
 
     def boolop(self, node, scope, d):
         t = self.fresh()                               # a fresh local: it is assigned again below
