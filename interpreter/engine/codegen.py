@@ -258,10 +258,10 @@ class _Generator:
                 del self.lines[mark:]
                 self.fnames.pop(name)
         roots = []
-        trees = _expression_roots(rules)
-        ids = {id(tree) for tree in trees}
-        trees += [tree for _, tree in rules.functions.values() if id(tree) not in ids]
-        for tree in trees:
+        bodies = {id(tree) for _, tree in rules.functions.values()}
+        trees = [tree for tree in _expression_roots(rules) if id(tree) not in bodies]
+        for tree in trees:                          # (a function's body run alone, as the score is,
+                                                    # is left to the closures: its calls are generated)
             mark = len(self.lines)
             name = self.fresh("E")
             try:
