@@ -144,3 +144,26 @@ def test_a_generator_counts_against_the_step_budget(monkeypatch):
     game = Game.new(load_ruleset(str(RULESETS / "toy")))
     with pytest.raises(RuleError, match="no decision after"):
         game.evaluate("count(x for x in range(1, 100))")
+
+
+# ---------------------------------------------------------------- errors keep their place
+
+RUNTIME_ERRORS = ["10 / (double(1) - 2)", 'count(x for x in get({}, "k", 3))', "[1, 2][double(2)]",
+                  'if double(1) < get({}, "k", "a") then 1 else 2', 'double("a")']
+
+
+@pytest.mark.parametrize("text", RUNTIME_ERRORS)
+def test_a_rule_error_in_generated_code_is_placed_as_the_closures_place_it(text, tmp_path, monkeypatch):
+    folder = tmp_path / "toy"
+    shutil.copytree(RULESETS / "toy", folder)
+    edit(folder / "flow.yaml", "start: |\n", f"start: |\n  step = {text}\n")
+    messages = []
+    for enabled in (True, False):
+        monkeypatch.setattr(codegen, "ENABLED", enabled)
+        rules = load_ruleset(str(folder))
+        with pytest.raises(RuleError) as caught:
+            Game.new(rules)
+        messages.append(str(caught.value))
+        assert ("_program" in rules.__dict__) is enabled
+    assert messages[0] == messages[1]
+    assert "flow.yaml:3:3: " in messages[0]
