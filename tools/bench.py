@@ -33,6 +33,7 @@ from interpreter.agents.driver import drive, random_mover
 from interpreter.content.ruleset import available, load_ruleset
 from interpreter.content.yaml_source import load_yaml
 from interpreter.diagnostics import ContentError
+from interpreter.engine.codegen import program_of
 from interpreter.engine.game import Game
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -44,11 +45,12 @@ ALIAS_BOMB = 'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n' +
 
 
 def time_load(game_id: str, repeats: int) -> float:
-    """Median seconds to read, validate and compile a ruleset from disk, in this (warm) process."""
+    """Median seconds to read, validate and compile a ruleset from disk, in this (warm) process
+    (its Python code generated and compiled included, as the first game pays it)."""
     times = []
     for _ in range(repeats):
         start = time.perf_counter()
-        load_ruleset(game_id)
+        program_of(load_ruleset(game_id))
         times.append(time.perf_counter() - start)
     return statistics.median(times)
 
@@ -56,7 +58,8 @@ def time_load(game_id: str, repeats: int) -> float:
 _FRESH = """import sys, time
 start = time.perf_counter()
 from interpreter.content.ruleset import load_ruleset
-load_ruleset(sys.argv[1])
+from interpreter.engine.codegen import program_of
+program_of(load_ruleset(sys.argv[1]))
 print(time.perf_counter() - start)
 """
 

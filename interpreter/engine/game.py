@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from .. import mechanics
 from ..mechanics import zones
 from ..mechanics.counters import Counters
-from . import budget
+from . import budget, codegen
 from . import machine, scoring, statements, telling  # noqa: F401  (statements fills the machine's table)
 from .compile import compiled
 from ..content.options import resolve_options
@@ -128,8 +128,9 @@ class Game:
         self.counters = Counters(self)
         self.verbs = mechanics.VERBS
         self.functions = {name: f.fn for name, f in mechanics.FUNCTIONS.items()}
+        generated = codegen.program_of(rules).functions if codegen.ENABLED else {}
         for name, (params, tree) in rules.functions.items():
-            self.functions[name] = _user_function(name, params, tree)
+            self.functions[name] = generated.get(name) or _user_function(name, params, tree)
         self.memo: dict = {}       # results of the ruleset's functions while the state stands still
         self.queued: list = []     # programs the running statement asked to run next (never saved)
         budget.reset(self)         # steps and call depth left (model.budget)

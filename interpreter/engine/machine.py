@@ -17,13 +17,25 @@ them is a save like any other.
 """
 from __future__ import annotations
 
+import io
+import pickle
+
 from ..dsl import ast
 from . import budget, telling
 from .evaluate import Ctx, evaluate
-from ..model.values import InternalError, RuleError, describe, items_of, plain_copy, seat, truth
+from ..model.values import InternalError, RuleError, describe, items_of, seat, truth
 
 WAIT = "wait"
 _UNSET = object()
+
+
+def deep_copy(data):
+    """A deep copy of state data, as ``plain_copy`` makes, by pickle (C code: about twice as fast)."""
+    out = io.BytesIO()
+    pickler = pickle.Pickler(out, pickle.HIGHEST_PROTOCOL)
+    pickler.fast = True                    # the state is a tree: no memo needed
+    pickler.dump(data)
+    return pickle.loads(out.getvalue())
 
 
 def new_thread(frames: list, env: dict) -> dict:
@@ -281,7 +293,7 @@ def _simultaneously(game, th, frame, node):
         th["frames"].pop()
         return None
     state = game.state
-    flow["snapshot"] = {key: plain_copy(state[key]) for key in game.table_keys}
+    flow["snapshot"] = deep_copy({key: state[key] for key in game.table_keys})
     threads = []
     for item in items:
         seat(item)
@@ -414,8 +426,11 @@ def _choose_in(game, th, frame, node):
         if type(values) is not list:
             raise RuleError(f"'choose' needs a list, got {describe(values)}")
         cond = node.cond
+        generated = node.__dict__.get("_options")      # the filter compiled to Python (codegen)
         if cond is None:
             options = list(values)
+        elif generated is not None:
+            options = generated(ctx, values)
         else:
             options = []
             before = env.get(node.var, _UNSET)

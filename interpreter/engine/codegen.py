@@ -1,0 +1,626 @@
+"""Compile a ruleset's expressions to Python source, once per loaded ruleset.
+
+Every ruleset function becomes one Python function ``F(ctx, *args)``: its
+parameters and generator variables are Python locals, a call of another
+ruleset function is a direct call (the memo looked up first), generators
+are loops, and names of the ruleset's declarations are resolved when the
+code is generated. Every other expression a program runs (a statement's
+condition, a count, a label, a record's condition field) becomes a function
+``E(ctx)`` that reads the thread's locals from ``ctx.env`` as before.
+``Program.install`` puts each ``E`` on its syntax node (``node._fn``, where
+``compile.compiled`` keeps closures), so the machine and the state are
+unchanged: frames still name syntax nodes by number.
+
+Content never becomes code. A name, string or number written in content
+reaches the generated source only as ``K<n>``, an index into the program's
+table of constants, and a local of the effect language only as ``v<n>``, a
+name this module makes up; the source itself is made of this module's own
+text and of those two kinds of name. Nothing is ever ``eval``-ed from
+content. Errors are raised by the same helpers as the closures raise them,
+and placed by the machine at the statement that ran, as before.
+
+Verbs, functions, attributes and component kinds are looked up in the
+mechanics tables and the ruleset's declarations while generating, so any
+registered entry works; a construct this module does not know (or a
+generator binding ``self``) is left to the closures of ``compile.py``.
+"""
+from __future__ import annotations
+
+from ..dsl import ast
+from ..mechanics import ATTRIBUTES, FUNCTIONS, core
+from ..mechanics.grids import ROOM_READERS
+from ..model.limits import number, sized
+from ..model.values import Condition, Player, Room, RuleError, Zone, describe, items_of, truth
+from . import budget
+from .compile import _BASIC, _MISSING, _PYTHON_ERRORS, _divide, _equal, _int, _member, _plus, misuse
+
+ENABLED = True
+"""Whether games run generated code (tests turn it off to compare with the closures)."""
+
+
+class Unsupported(Exception):
+    """A construct the generator leaves to the closures."""
+
+
+# ---------------------------------------------------------------- helpers the generated code calls
+
+def _items(ctx, value):
+    """What a generator walks: a list (a zone's cards), charged to the step budget."""
+    items = items_of(value, ctx.game.state)
+    if type(items) is not list:
+        raise RuleError(f"'for' needs a list, got {describe(items)}")
+    budget.charge(ctx.game, len(items))
+    return items
+
+
+def _zone_binop(op, a, b, ctx):
+    """``==``, ``!=``, ``in``, ``not in``, ``+`` where a zone compares by its cards."""
+    state = ctx.game.state
+    if type(a) is Zone:
+        a = items_of(a, state)
+    if type(b) is Zone:
+        b = items_of(b, state)
+    return _ZONE_OPS[op](a, b)
+
+
+_ZONE_OPS = {
+    "==": _equal,
+    "!=": lambda a, b: not _equal(a, b),
+    "in": _member,
+    "not in": lambda a, b: not _member(a, b),
+    "+": _plus,
+}
+
+
+def _compare_error(op, a, b):
+    _int(a, op)
+    _int(b, op)
+    raise AssertionError("unreachable")         # one of them is not a number
+
+
+def _fail(message):
+    raise RuleError(message)
+
+
+def attribute_reader(name: str, rules):
+    """``value.name`` for this one name, its likely readers found once (generic dispatch last)."""
+    from .evaluate import attribute, player_attribute
+    room_reader = ROOM_READERS.get(name)
+    entities = rules.entities
+    player_kind = rules.player_components.get(name)
+    player_value = player_kind.value if player_kind is not None else None
+    is_id = name == "id"
+
+    def read(ctx, value):
+        kind = type(value)
+        if kind is str and not is_id:               # a content record's plain field (most read)
+            record = entities.get(value)
+            if record is not None:
+                field = record.get(name, _MISSING)
+                if field is not _MISSING and type(field) is not Condition:
+                    return field
+        elif kind is Room and room_reader is not None:
+            return room_reader(ctx, value)
+        elif kind is dict and name in value:
+            return value[name]
+        elif kind is Player:
+            if player_value is not None:
+                return player_value(ctx, name, value.seat)
+            return player_attribute(value.seat, name, ctx)
+        return attribute(value, name, ctx)          # everything else, and every error
+    return read
+
+
+def _unknown_name(name):
+    def fail(ctx):
+        raise RuleError(f"unknown name '{name}'")
+    return fail
+
+
+# ---------------------------------------------------------------- the program of one ruleset
+
+class Program:
+    """The generated code of one ruleset: its source, namespace and compiled functions."""
+
+    def __init__(self, rules):
+        self.rules = rules
+        self.source = ""
+        self.functions: dict = {}          # ruleset function name -> fn(ctx, args) (the Game's table)
+        self.roots: dict = {}              # id(node) -> (node, fn(ctx)), installed as node._fn
+        self.filters: dict = {}            # id(choice) -> (node, fn(ctx, values)), as node._options
+        self.left_out: list = []           # roots the closures run (Unsupported)
+        self.namespace: dict = {}          # the generated module's globals (constants as K<n>)
+        self.generator = None
+
+    def install(self) -> None:
+        """Put each generated expression on its node, where ``evaluate`` finds it."""
+        for node, fn in self.roots.values():
+            object.__setattr__(node, "_fn", fn)
+        for node, fn in self.filters.values():
+            object.__setattr__(node, "_options", fn)
+
+    def add(self, tree):
+        """Generate and install one more expression (a text given after loading); its ``fn(ctx)``.
+
+        Left to the closures (None) when the generator does not know a construct in it.
+        """
+        gen = self.generator
+        gen.lines = []
+        name = gen.fresh("E")
+        try:
+            gen.root(name, tree)
+        except Unsupported:
+            return None
+        source = "\n".join(gen.lines) + "\n"
+        exec(compile(source, f"<rulebook {self.rules.folder} text>", "exec"), self.namespace)
+        self.source += source
+        self.roots[id(tree)] = (tree, self.namespace[name])
+        object.__setattr__(tree, "_fn", self.namespace[name])
+        return self.namespace[name]
+
+
+def program_of(rules) -> Program:
+    """The ruleset's generated program, built and compiled on first use, kept on ``rules``."""
+    program = rules.__dict__.get("_program")
+    if program is None:
+        program = _Generator(rules).build()
+        rules._program = program
+        program.install()
+    return program
+
+
+def _expression_roots(rules) -> list:
+    """Every expression the engine evaluates on its own: those under statements and the rest."""
+    parents_expr: set = set()
+    for node in rules.nodes:
+        if isinstance(node, _EXPRESSIONS):
+            for child in node.children():
+                parents_expr.add(id(child))
+    roots, seen = [], set()
+
+    def add(node):
+        if node is not None and isinstance(node, _EXPRESSIONS) and id(node) not in seen:
+            seen.add(id(node))
+            roots.append(node)
+    for node in rules.nodes:
+        if isinstance(node, _EXPRESSIONS):
+            if id(node) not in parents_expr:
+                add(node)
+        elif node.__class__ is ast.Call and node.arg.__class__ is ast.Function:
+            for arg in node.arg.args:                # a procedure call's values (statements.program)
+                add(arg)
+    for tree in list(rules.expressions.values()) + list(rules.visibility.values()):
+        add(tree)
+    return roots
+
+
+_EXPRESSIONS = (ast.Literal, ast.Name, ast.ListExpr, ast.DictExpr, ast.Attribute, ast.Index,
+                ast.Function, ast.Generator, ast.BinOp, ast.BoolOp, ast.Conditional, ast.Not,
+                ast.Negate)
+
+
+class _Generator:
+    """Writes the Python source of one ruleset's programs (see the module docstring)."""
+
+    def __init__(self, rules):
+        from .evaluate import index              # evaluate imports compile, as this module does
+        self.rules = rules
+        self.namespace: dict = {
+            "INDEX": index,
+            "__builtins__": {"type": type, "bool": bool, "int": int, "str": str, "dict": dict, "list": list,
+                             "len": len, "RecursionError": RecursionError},
+            "RuleError": RuleError, "Zone": Zone, "Room": Room, "Player": Player, "TRUTH": truth, "ITEMS": _items,
+            "ZONE_OP": _zone_binop, "CMP_ERROR": _compare_error, "FAIL": _fail,
+            "NUMBER": number, "SIZED": sized, "INT": _int, "DIVIDE": _divide, "PLUS": _plus,
+            "MISUSE": misuse, "PYERR": _PYTHON_ERRORS, "BUDGET": budget, "NK": _MISSING,
+            "PLAIN": (int, str, type(None)),
+        }
+        self.consts: dict = {}             # (type, value) or id -> its K name
+        self.lines: list = []
+        self.temp = 0
+        self.fnames: dict = {}             # ruleset function -> its F name
+        self.readers: dict = {}            # attribute -> its reader's name
+
+    # ------------------------------------------------------------ names in the source
+    def const(self, value) -> str:
+        """The name of a constant: the only way a content value reaches the source."""
+        key = (type(value), value) if type(value) in (str, int, bool, type(None)) else id(value)
+        name = self.consts.get(key)
+        if name is None:
+            name = f"K{len(self.consts)}"
+            self.consts[key] = name
+            self.namespace[name] = value
+        return name
+
+    def fresh(self, prefix="t") -> str:
+        self.temp += 1
+        return f"{prefix}{self.temp}"
+
+    def line(self, depth: int, text: str) -> None:
+        self.lines.append("    " * depth + text)
+
+    # ------------------------------------------------------------ whole program
+    def build(self) -> Program:
+        rules = self.rules
+        program = Program(rules)
+        program.namespace, program.generator = self.namespace, self
+        names = list(rules.functions)
+        for k, name in enumerate(names):
+            self.fnames[name] = f"F{k}"
+        kept = {}
+        for name in names:
+            params, tree = rules.functions[name]
+            mark = len(self.lines)
+            try:
+                self.function(name, params, tree)
+                kept[name] = self.fnames[name]
+            except Unsupported:
+                del self.lines[mark:]
+                self.fnames.pop(name)
+        roots = []
+        bodies = {id(tree) for _, tree in rules.functions.values()}
+        trees = [tree for tree in _expression_roots(rules) if id(tree) not in bodies]
+        for tree in trees:                          # (a function's body run alone, as the score is,
+                                                    # is left to the closures: its calls are generated)
+            mark = len(self.lines)
+            name = self.fresh("E")
+            try:
+                self.root(name, tree)
+                roots.append((name, tree))
+            except Unsupported:
+                del self.lines[mark:]
+                program.left_out.append(tree)
+        filters = []
+        for node in rules.nodes:
+            if node.__class__ is ast.ChooseIn and node.cond is not None:
+                mark = len(self.lines)
+                name = self.fresh("C")
+                try:
+                    self.options(name, node)
+                    filters.append((name, node))
+                except Unsupported:
+                    del self.lines[mark:]
+        program.source = "\n".join(self.lines) + "\n"
+        code = compile(program.source, f"<rulebook {rules.folder}>", "exec")
+        exec(code, self.namespace)                  # our source only; content is in the constants
+        for name, fname in kept.items():
+            program.functions[name] = _adapter(name, len(rules.functions[name][0]), self.namespace[fname])
+        for name, tree in roots:
+            program.roots[id(tree)] = (tree, self.namespace[name])
+        for name, node in filters:
+            program.filters[id(node)] = (node, self.namespace[name])
+        return program
+
+    def function(self, name: str, params, tree) -> None:
+        """``def F(ctx, *params)``: memo first, then the budget, then the body."""
+        fname = self.fnames[name]
+        local = {p: self.fresh("v") for p in params}
+        me = self.fresh("v")
+        scope = _Scope(dict(local, self=me), dynamic=False)
+        args = ", ".join(local[p] for p in params)
+        line = self.line
+        line(0, f"def {fname}(ctx{', ' if args else ''}{args}):")
+        line(1, "game = ctx.game")
+        line(1, f"{me} = ctx.env.get('self')")
+        line(1, "key = None")
+        plain = " and ".join(f"type({local[p]}) in PLAIN" for p in params) or "True"
+        line(1, f"if {plain}:")
+        line(2, f"key = ({self.const(name)}, None if {me} is None else {me}.seat{', ' if args else ''}{args})")
+        line(2, "value = game.memo.get(key, NK)")
+        line(2, "if value is not NK:")
+        line(3, "return value")
+        line(1, "depth = game.depth")
+        line(1, "if depth:")
+        line(2, "game.steps -= 1")
+        line(2, "if depth >= BUDGET.MAX_CALL_DEPTH or game.steps < 0:")
+        line(3, f"raise BUDGET.call_exceeded(game, {self.const(tree)})")
+        line(1, "game.depth = depth + 1")
+        line(1, "try:")
+        result = self.expr(tree, scope, 2)
+        line(2, f"value = {result}")
+        line(1, "except RecursionError:")
+        line(2, "raise BUDGET.call_error(game) from None")
+        line(1, "finally:")
+        line(2, "game.depth = depth")
+        line(1, "if key is not None:")
+        line(2, "game.memo[key] = value")
+        line(1, "return value")
+
+    def root(self, name: str, tree) -> None:
+        """``def E(ctx)``: an expression reading the thread's locals from ``ctx.env``."""
+        self.line(0, f"def {name}(ctx):")
+        self.line(1, "env = ctx.env")
+        result = self.expr(tree, _Scope({}, dynamic=True), 1)
+        self.line(1, f"return {result}")
+
+    def options(self, name: str, node) -> None:
+        """``def C(ctx, values)``: the values a ``choose x in xs if cond`` offers (those for which
+        cond holds), ``x`` a Python local while cond is worked out, as the machine binds it."""
+        if node.var == "self":
+            raise Unsupported("self")
+        var = self.fresh("v")
+        self.line(0, f"def {name}(ctx, values):")
+        self.line(1, "env = ctx.env")
+        self.line(1, "out = []")
+        self.line(1, f"for {var} in values:")
+        cond = self.atom(node.cond, _Scope({node.var: var}, dynamic=True), 2)
+        self.line(2, f"if {cond} is True or ({cond} is not False and TRUTH({cond}, ctx.game.state)):")
+        self.line(3, f"out.append({var})")
+        self.line(1, "return out")
+
+    # ------------------------------------------------------------ expressions
+    #
+    # ``expr`` writes the statements a node needs at ``depth`` and returns a
+    # Python expression for its value, to be evaluated right after them.
+
+    def expr(self, node, scope, d: int) -> str:
+        method = _EMIT.get(node.__class__)
+        if method is None:
+            raise Unsupported(node.__class__.__name__)
+        return method(self, node, scope, d)
+
+    def atom(self, node, scope, d: int) -> str:
+        """A local holding the node's value (evaluated now), or a constant."""
+        text = self.expr(node, scope, d)
+        if _is_name(text):
+            return text
+        t = self.fresh()
+        self.line(d, f"{t} = {text}")
+        return t
+
+    def exprs(self, nodes, scope, d: int) -> list:
+        """Several values, evaluated left to right (each in a local)."""
+        return [self.atom(n, scope, d) for n in nodes]
+
+    def literal(self, node, scope, d):
+        return self.const(node.value)
+
+    def name(self, node, scope, d):
+        name = node.id
+        if name in scope.names:
+            return scope.names[name]
+        glob = self.global_name(name)
+        if scope.dynamic:
+            k = self.const(name)
+            return f"(env[{k}] if {k} in env else {glob})"
+        return glob
+
+    def global_name(self, name: str) -> str:
+        """A name of the ruleset's declarations (``evaluate.lookup``), resolved now."""
+        kind = self.rules.names.get(name)
+        if kind is None:
+            return f"{self.const(_unknown_name(name))}(ctx)"
+        tag, what = kind
+        k = self.const(name)
+        if tag == "table":
+            return f"{self.const(what.value)}(ctx, {k}, None)"
+        if tag == "mine":
+            return f"{self.const(what.value)}(ctx, {k}, ctx.me)"
+        if tag == "builtin":
+            return f"{self.const(what)}(ctx)"
+        if tag == "seat":
+            return f"ctx.game.scripted_seat({k})"
+        return self.const(what)
+
+    def list_expr(self, node, scope, d):
+        return "[" + ", ".join(self.exprs(node.items, scope, d)) + "]"
+
+    def dict_expr(self, node, scope, d):
+        values = self.exprs([v for _, v in node.pairs], scope, d)
+        return "{" + ", ".join(f"{self.const(k)}: {v}" for (k, _), v in zip(node.pairs, values)) + "}"
+
+    def attribute(self, node, scope, d):
+        """``obj.name``: the value kinds that have it are tried inline, the generic reader last."""
+        obj = self.atom(node.obj, scope, d)
+        name = node.name
+        reader = self.readers.get(name)
+        if reader is None:
+            reader = self.readers[name] = self.const(attribute_reader(name, self.rules))
+        t = self.fresh()
+        line = self.line
+        fields = {rid: record[name] for rid, record in self.rules.entities.items()
+                  if name in record and type(record[name]) is not Condition} if name != "id" else {}
+        word = "if"
+        if fields:                                     # a content record's plain field
+            line(d, f"if type({obj}) is str:")
+            line(d + 1, f"{t} = {self.const(fields)}.get({obj}, NK)")
+            line(d + 1, f"if {t} is NK:")
+            line(d + 2, f"{t} = {reader}(ctx, {obj})")
+            word = "elif"
+        if name in ROOM_READERS:
+            line(d, f"{word} type({obj}) is Room:")
+            line(d + 1, f"{t} = {self.const(ROOM_READERS[name])}(ctx, {obj})")
+            word = "elif"
+        k = self.const(name)
+        line(d, f"{word} type({obj}) is dict and {k} in {obj}:")
+        line(d + 1, f"{t} = {obj}[{k}]")
+        kind = self.rules.player_components.get(name)
+        if kind is not None:
+            line(d, f"elif type({obj}) is Player:")
+            line(d + 1, f"{t} = {self.const(kind.value)}(ctx, {k}, {obj}.seat)")
+        for value_type, read in self.value_readers(name):
+            line(d, f"elif type({obj}) is {self.const(value_type)}:")
+            line(d + 1, f"{t} = {self.const(read)}({obj}, {k}, ctx)")
+        line(d, "else:")
+        line(d + 1, f"{t} = {reader}(ctx, {obj})")
+        return t
+
+    def value_readers(self, name: str) -> list:
+        """(value type, its reader in ``mechanics.ATTRIBUTES``) for the engine values that have
+        attribute ``name`` (by the checker's table), rooms' own readers aside (tried first)."""
+        by_kind = {kind.name: value_type for kind, value_type in _BASIC.items()}
+        found = []
+        for kind_name, names in self.rules.vocabulary().value_attributes.items():
+            value_type = by_kind.get(kind_name)
+            if name in names and value_type in ATTRIBUTES and not (value_type is Room and name in ROOM_READERS):
+                found.append((value_type, ATTRIBUTES[value_type]))
+        return found
+
+    def index(self, node, scope, d):
+        obj, key = self.exprs([node.obj, node.key], scope, d)
+        return (f"({obj}[{key} - 1] if type({obj}) is list and type({key}) is int and 0 < {key} <= len({obj}) "
+                f"else INDEX({obj}, {key}, ctx.game.state))")
+
+    def function_call(self, node, scope, d):
+        name = node.name
+        if name in self.fnames:                        # the ruleset's own: a direct call
+            arity = len(self.rules.functions[name][0])
+            if len(node.args) != arity:
+                message = f"'{name}' takes {arity} values, got {len(node.args)}"
+                return f"FAIL({self.const(message)})"
+            args = self.exprs(node.args, scope, d)
+            return f"{self.fnames[name]}(ctx{''.join(', ' + a for a in args)})"
+        if name in self.rules.functions or name not in FUNCTIONS:
+            raise Unsupported(name)                    # left to the closures (and their errors)
+        values = self.fresh()
+        self.line(d, f"{values} = [{', '.join(self.exprs(node.args, scope, d))}]")
+        return self.mechanic(name, values, d)
+
+    def mechanic(self, name: str, values: str, d: int) -> str:
+        """A call of a registered function; a Python error in it is judged by ``misuse``."""
+        t = self.fresh()
+        self.line(d, "try:")
+        self.line(d + 1, f"{t} = {self.const(FUNCTIONS[name].fn)}(ctx, {values})")
+        self.line(d, "except PYERR as exc:")
+        self.line(d + 1, f"raise MISUSE(ctx, {self.const(name)}, {values}, exc) from exc")
+        return t
+
+    def generator(self, node, scope, d):
+        name = node.name
+        if node.var == "self" or name in self.rules.functions or name not in FUNCTIONS:
+            raise Unsupported(name)
+        items = self.fresh()                         # a fresh local: it may be assigned again
+        self.line(d, f"{items} = {self.expr(node.iterable, scope, d)}")
+        var = self.fresh("v")
+        inner = scope.bind(node.var, var)
+        fn = FUNCTIONS[name].fn
+        early = {core.any_of: "True", core.all_of: "False"}.get(fn)
+        t = self.fresh()
+        self.line(d, f"{t} = {'[]' if early is None else 'not ' + early}")
+        self.line(d, f"if type({items}) is list:")            # the common case, without a call
+        self.line(d + 1, f"ctx.game.steps -= len({items})")
+        self.line(d + 1, "if ctx.game.steps < 0:")
+        self.line(d + 2, "BUDGET.charge(ctx.game, 0)")
+        self.line(d, "else:")
+        self.line(d + 1, f"{items} = ITEMS(ctx, {items})")
+        self.line(d, f"for {var} in {items}:")
+        body = d + 1
+        if node.cond is not None:
+            cond = self.expr(node.cond, inner, body)
+            self.line(body, f"if {cond}:")
+            body += 1
+        element = self.expr(node.element, inner, body)
+        if early is None:
+            self.line(body, f"{t}.append({element})")
+            values = self.fresh()
+            self.line(d, f"{values} = [{t}]")
+            return self.mechanic(name, values, d)
+        self.line(body, f"if {'' if early == 'True' else 'not '}{element}:")   # any/all stop early
+        self.line(body + 1, f"{t} = {early}")
+        self.line(body + 1, "break")
+        return t
+
+    def binop(self, node, scope, d):
+        op = node.op
+        a, b = self.exprs([node.left, node.right], scope, d)
+        k = self.const(op)
+        if op in ("==", "!=", "in", "not in", "+"):        # a zone compares by its cards
+            fast = self.equal(node, a, b) if op in ("==", "!=") else None
+            if fast is not None:
+                return fast if op == "==" else f"(not {fast})"
+            if op in ("==", "!="):
+                same = f"({a} == {b} and (type({a}) is bool) is (type({b}) is bool))"
+                fast = same if op == "==" else f"(not {same})"
+                return f"(ZONE_OP({k}, {a}, {b}, ctx) if type({a}) is Zone or type({b}) is Zone else {fast})"
+            if op == "+":
+                return f"(NUMBER({a} + {b}) if type({a}) is int and type({b}) is int else ZONE_OP({k}, {a}, {b}, ctx))"
+            test = f"{a} in {b}" if op == "in" else f"{a} not in {b}"
+            return f"({test} if type({b}) is list and type({a}) is not Zone else ZONE_OP({k}, {a}, {b}, ctx))"
+        if op in ("<", "<=", ">", ">="):
+            return f"({a} {op} {b} if type({a}) is int and type({b}) is int else CMP_ERROR({k}, {a}, {b}))"
+        if op in ("-", "*"):
+            return f"NUMBER(INT({a}, {k}) {op} INT({b}, {k}))"
+        return f"DIVIDE({a}, {b}, {k})"
+
+    def equal(self, node, a: str, b: str) -> str | None:
+        """``==`` against a literal text, number or none, without the general case."""
+        for lit, other in ((node.right, a), (node.left, b)):
+            if lit.__class__ is ast.Literal:
+                value = lit.value
+                if value is None:
+                    return f"({other} is None)"
+                if type(value) is str:                 # a zone's cards are never a text
+                    return f"({other} == {self.const(value)})"
+                if type(value) is int:                 # nor a number; true is not 1
+                    return f"({other} == {self.const(value)} and type({other}) is not bool)"
+        return None
+
+    def boolop(self, node, scope, d):
+        t = self.fresh()                               # a fresh local: it is assigned again below
+        self.line(d, f"{t} = {self.expr(node.left, scope, d)}")
+        if node.op == "and":
+            self.line(d, f"if {t} is True or ({t} is not False and TRUTH({t}, ctx.game.state)):")
+        else:
+            self.line(d, f"if {t} is False or not ({t} is True or TRUTH({t}, ctx.game.state)):")
+        right = self.expr(node.right, scope, d + 1)
+        self.line(d + 1, f"{t} = {right}")
+        return t
+
+    def conditional(self, node, scope, d):
+        cond = self.atom(node.cond, scope, d)
+        t = self.fresh()
+        self.line(d, f"if {cond} is True or ({cond} is not False and TRUTH({cond}, ctx.game.state)):")
+        self.line(d + 1, f"{t} = {self.expr(node.then, scope, d + 1)}")
+        self.line(d, "else:")
+        self.line(d + 1, f"{t} = {self.expr(node.orelse, scope, d + 1)}")
+        return t
+
+    def not_expr(self, node, scope, d):
+        a = self.atom(node.operand, scope, d)
+        return f"((not {a}) if type({a}) is bool else not TRUTH({a}, ctx.game.state))"
+
+    def negate(self, node, scope, d):
+        a = self.expr(node.operand, scope, d)
+        return f"(-INT({a}, {self.const('-')}))"
+
+
+class _Scope:
+    """The effect-language locals that are Python locals here; ``dynamic``: others are in ``env``."""
+
+    __slots__ = ("names", "dynamic")
+
+    def __init__(self, names: dict, dynamic: bool):
+        self.names, self.dynamic = names, dynamic
+
+    def bind(self, name: str, local: str) -> "_Scope":
+        return _Scope({**self.names, name: local}, self.dynamic)
+
+
+def _is_name(text: str) -> bool:
+    return text.isidentifier()
+
+
+def _adapter(name: str, arity: int, fn):
+    """The generated function as the Game's table calls functions: ``f(ctx, args)``."""
+    def call(ctx, args):
+        if len(args) != arity:
+            raise RuleError(f"'{name}' takes {arity} values, got {len(args)}")
+        return fn(ctx, *args)
+    return call
+
+
+_EMIT = {
+    ast.Literal: _Generator.literal,
+    ast.Name: _Generator.name,
+    ast.ListExpr: _Generator.list_expr,
+    ast.DictExpr: _Generator.dict_expr,
+    ast.Attribute: _Generator.attribute,
+    ast.Index: _Generator.index,
+    ast.Function: _Generator.function_call,
+    ast.Generator: _Generator.generator,
+    ast.BinOp: _Generator.binop,
+    ast.BoolOp: _Generator.boolop,
+    ast.Conditional: _Generator.conditional,
+    ast.Not: _Generator.not_expr,
+    ast.Negate: _Generator.negate,
+}

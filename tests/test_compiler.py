@@ -1,0 +1,169 @@
+"""The compiler (interpreter/engine/codegen.py): generated Python plays exactly as the closures do,
+content never becomes code, and the budgets still stop runaway content."""
+from __future__ import annotations
+
+import json
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+
+from interpreter.content.ruleset import available, load_ruleset
+from interpreter.dsl.parser import parse_expression
+from interpreter.engine import budget, codegen
+from interpreter.engine.game import Game
+from interpreter.model.values import RuleError
+
+from support import edit
+
+RULESETS = Path(__file__).resolve().parent / "rulesets"
+GAMES = available() + [str(RULESETS / name) for name in ("toy", "hooks", "peek", "ttt")]
+
+
+def _play(rules, players: int, seed: int, limit: int = 400) -> list:
+    """A seeded random game: every decision (player, prompt, labels) and the final state."""
+    game = Game.new(rules, players=players, seed=seed)
+    rnd = random.Random(seed)
+    seen = []
+    for _ in range(limit):
+        if game.over:
+            break
+        d = game.pending()[0]
+        seen.append((d.player, d.prompt, list(d.options)))
+        game.apply(d.player, rnd.randrange(len(d.options)))
+    return seen + [game.to_json()]
+
+
+def _reference(monkeypatch, name):
+    """The ruleset loaded afresh and run by the closures of compile.py alone."""
+    monkeypatch.setattr(codegen, "ENABLED", False)
+    rules = load_ruleset(name)
+    monkeypatch.setattr(codegen, "ENABLED", True)
+    return rules
+
+
+@pytest.mark.parametrize("name", GAMES, ids=lambda n: Path(n).name)
+def test_generated_code_plays_as_the_closures_do(name, monkeypatch):
+    compiled, reference = load_ruleset(name), _reference(monkeypatch, name)
+    counts = sorted({compiled.players["min"], compiled.players["max"]})
+    for players in counts:
+        for seed in range(2):
+            with monkeypatch.context() as m:
+                m.setattr(codegen, "ENABLED", False)
+                expected = _play(reference, players, seed)
+            assert _play(compiled, players, seed) == expected
+    program = codegen.program_of(compiled)
+    assert program.functions.keys() == compiled.functions.keys()     # every function compiled
+    assert reference.__dict__.get("_program") is None                # the reference never was
+
+
+def test_every_expression_the_machine_runs_is_generated():
+    rules = load_ruleset("lairs")
+    program = codegen.program_of(rules)
+    assert program.roots
+    left = [node for node in program.left_out if node.__class__.__name__ != "Function"
+            or node.name not in rules.procedures]
+    assert left == []                 # only procedure names in 'do proc(...)', never evaluated
+
+
+def test_an_expression_gives_the_same_value_either_way(monkeypatch):
+    texts = ['1 + 2 * 3 - 10 / 3 % 2', '[1, 2] + [3]', '"a" + "b"', 'not (1 < 2) or 3 >= 3',
+             'if 1 == true then "no" else "yes"', 'count(x for x in [1, 2, 3] if x != 2)',
+             'any(x > 2 for x in [1, 2, 3])', 'all(x > 2 for x in [1, 2, 3])',
+             'sum(double(x) for x in range(1, 4))', '{"a": 1, "b": [2]}.b[1]', '-double(4)',
+             '3 in [1, 2] or "x" not in "xyz"', 'max(1, 5, 3)']
+    compiled = Game.new(load_ruleset(str(RULESETS / "toy")))
+    with monkeypatch.context() as m:
+        m.setattr(codegen, "ENABLED", False)
+        reference = Game.new(load_ruleset(str(RULESETS / "toy")))
+    program = codegen.program_of(compiled.rules)
+    for text in texts:
+        tree = parse_expression(text)
+        assert program.add(tree) is not None, text
+        assert compiled.evaluate(tree) == reference.evaluate(text), text
+
+
+# ---------------------------------------------------------------- content stays data
+
+# A string literal of the language has no escapes and no newline; a constant in YAML may hold anything.
+LITERAL = r"' \ __import__('os').system('echo pwned') {} {0} %s %(x)s ''' \'"
+CONSTANT = 'x"\n\\" + __import__("os").system("echo pwned") + "\x00 {} {0} %s \'\'\''
+
+
+@pytest.fixture
+def hostile(tmp_path):
+    """The toy with functions whose names, parameters and strings are made to escape
+    (names are lower-case words, by the schema: Python's own, and the generated code's)."""
+    folder = tmp_path / "toy"
+    shutil.copytree(RULESETS / "toy", folder)
+    literal = '"' + LITERAL + '"'
+    edit(folder / "components.yaml", "tables:\n", f"constants:\n  motto: {json.dumps(CONSTANT)}\ntables:\n")
+    edit(folder / "flow.yaml", "functions:\n", "functions:\n"
+         "  exec:\n"
+         "    params: [t1, env]\n"
+         f"    expr: {json.dumps('t1 + env + motto + ' + literal)}\n"
+         "  ctx:\n"
+         "    params: []\n"
+         f"    expr: {json.dumps('{' + literal + ': motto}')}\n")
+    return folder
+
+
+def test_hostile_names_and_strings_stay_data(hostile):
+    rules = load_ruleset(str(hostile))
+    game = Game.new(rules)
+    program = codegen.program_of(rules)
+    assert {"exec", "ctx"} <= program.functions.keys()
+    assert game.evaluate('exec("x", "y")') == "xy" + CONSTANT + LITERAL
+    assert game.evaluate("ctx()") == {LITERAL: CONSTANT}
+    for piece in ("exec", "motto", "__import__", "system", "echo", "pwned", "%s", "{0}", "\\"):
+        assert piece not in program.source, piece
+    quoted = {word for word in program.source.replace("(", " ").replace(")", " ").split() if "'" in word}
+    assert quoted == {"'self'"}                  # the only text in quotes is the generator's own
+
+
+def test_the_generated_code_sees_no_builtins():
+    rules = load_ruleset(str(RULESETS / "toy"))
+    namespace = codegen.program_of(rules).namespace
+    assert set(namespace["__builtins__"]) == {"type", "bool", "int", "str", "dict", "list", "len",
+                                              "RecursionError"}
+
+
+# ---------------------------------------------------------------- budgets
+
+def test_a_function_calling_itself_is_stopped_in_generated_code(monkeypatch):
+    monkeypatch.setattr(budget, "MAX_CALL_DEPTH", 30)
+    rules = load_ruleset(str(RULESETS / "runaway_function"))
+    assert "deeper" in codegen.program_of(rules).functions
+    with pytest.raises(RuleError, match=r"flow.yaml:8:11: .*does a function call itself forever"):
+        Game.new(rules)
+
+
+def test_a_generator_counts_against_the_step_budget(monkeypatch):
+    monkeypatch.setattr(budget, "MAX_STEPS", 50)
+    game = Game.new(load_ruleset(str(RULESETS / "toy")))
+    with pytest.raises(RuleError, match="no decision after"):
+        game.evaluate("count(x for x in range(1, 100))")
+
+
+# ---------------------------------------------------------------- errors keep their place
+
+RUNTIME_ERRORS = ["10 / (double(1) - 2)", 'count(x for x in get({}, "k", 3))', "[1, 2][double(2)]",
+                  'if double(1) < get({}, "k", "a") then 1 else 2', 'double("a")']
+
+
+@pytest.mark.parametrize("text", RUNTIME_ERRORS)
+def test_a_rule_error_in_generated_code_is_placed_as_the_closures_place_it(text, tmp_path, monkeypatch):
+    folder = tmp_path / "toy"
+    shutil.copytree(RULESETS / "toy", folder)
+    edit(folder / "flow.yaml", "start: |\n", f"start: |\n  step = {text}\n")
+    messages = []
+    for enabled in (True, False):
+        monkeypatch.setattr(codegen, "ENABLED", enabled)
+        rules = load_ruleset(str(folder))
+        with pytest.raises(RuleError) as caught:
+            Game.new(rules)
+        messages.append(str(caught.value))
+        assert ("_program" in rules.__dict__) is enabled
+    assert messages[0] == messages[1]
+    assert "flow.yaml:3:3: " in messages[0]
