@@ -93,6 +93,7 @@ VERBS = {
     "shuffle": Verb(zones.shuffle, "shuffle zone"),
     "move": Verb(zones.move, "move number or id from zone to zone [at string]"),
     "arrange": Verb(zones.arrange, "arrange zone to list"),
+    "fill": Verb(zones.fill, "fill zone with list"),
     "split": Verb(zones.split, "split zone into group"),
     "reveal": Verb(zones.reveal, "reveal id or list of id to player or list of player"),
     # grids
