@@ -305,3 +305,12 @@ def test_a_schema_error_has_a_column_and_a_caret(tmp_path):
     assert result.lines[0].startswith(f"{path}:5:")
     assert result.lines[1] == "    - {player: 1, expect_taken: 3}"
     assert result.lines[2].strip() == "^"
+
+
+def test_a_file_yaml_cannot_read_has_a_column_and_a_caret(tmp_path):
+    path, result = run(tmp_path, """\
+        script:
+          - {player: 1, expect_log: [x}
+        """)
+    assert result.lines[0].startswith(f"{path}:5:31: error: cannot load the scenario: ")
+    assert result.lines[1:] == ["    - {player: 1, expect_log: [x}", "                                ^"]

@@ -8,9 +8,9 @@ seed and options, effect-language ``setup`` statements (state overrides),
 a ``script`` of steps and a final ``expect`` list. Every message names the
 ``file:line`` it is about:
 
-    path:line: expected EXPR, got VALUE       (VALUE: a comparison's left side)
-    path:line: P1 cannot choose 'X': <reason>; offered: a | b
-    path:line: error: <content, rule or expression error>
+    path:line:col: expected EXPR, got VALUE       (VALUE: a comparison's left side)
+    path:line:col: P1 cannot choose 'X': <reason>; offered: a | b
+    path:line:col: error: <content, rule or expression error>
 
 An error in the file itself (its shape, an expression that does not parse
 or names nothing, a bad path) is ``path:line:col: error: ...`` followed by
@@ -107,7 +107,9 @@ def run_scenario(path) -> Result:
     except ContentError as exc:
         first = exc.diagnostics[0]
         result.failed = 1
-        result.lines.append(f"{path}:{first.line or 1}: error: cannot load the scenario: {first.message}")
+        where = f"{path}:{first.line or 1}:{first.col or 1}"
+        result.lines.append(f"{where}: error: cannot load the scenario: {first.message}")
+        result.lines += _quoted(exc.sources.get(first.file, ""), first.line or 1, first.col or 1)
         return result
     except OSError as exc:
         result.failed = 1
@@ -166,10 +168,7 @@ class _Scenario:
     def caret(self, where: str) -> list[str]:
         """The source line ``where`` (``path:line:col``) points at, and a caret under its column."""
         line, col = (int(n) for n in where.rsplit(":", 2)[1:])
-        lines = LINE_BREAK.split(self.locator.text)
-        if not 1 <= line <= len(lines):
-            return []
-        return [f"  {lines[line - 1]}", f"  {_caret(lines[line - 1], col, None)}"]
+        return _quoted(self.locator.text, line, col)
 
     # ------------------------------------------------------------- running
     def run(self) -> None:
@@ -596,6 +595,14 @@ def _items(value, path: tuple) -> list:
     if isinstance(value, list):
         return [(v, path + (i,)) for i, v in enumerate(value)]
     return [(value, path)]
+
+
+def _quoted(text: str, line: int, col: int) -> list[str]:
+    """Line ``line`` of ``text`` and a caret under column ``col``, indented (none if no such line)."""
+    lines = LINE_BREAK.split(text)
+    if not 1 <= line <= len(lines) or not text:
+        return []
+    return [f"  {lines[line - 1]}", f"  {_caret(lines[line - 1], col, None)}"]
 
 
 def _fold(text) -> str:
