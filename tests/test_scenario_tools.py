@@ -181,13 +181,15 @@ def test_let_binds_values_for_later_expectations(tmp_path):
           - let: {coins: "players[1].coin", theirs: "players[2].hand"}
           - run: gain 2 coin for players[1]
           - expect: ["players[1].coin == coins + 2", "theirs == players[2].hand"]
+          - run: move 1 from players[2].hand to discard
+          - expect: ["theirs != players[2].hand", "count(theirs) == 2", "theirs[2] == players[2].hand[1]"]
           - let: {mine: "self.coin"}
             as: 2
           - play: {until: "players[1].coin == mine + 2"}
         expect:
           - coins == 3
         """)
-    assert result.lines == [] and result.passed == 5
+    assert result.lines == [] and result.passed == 8
 
 
 def test_let_cannot_take_a_name_of_the_game(tmp_path):

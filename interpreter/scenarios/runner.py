@@ -41,7 +41,7 @@ from ..dsl import ast
 from ..dsl.check import check
 from ..dsl.parser import DslError, parse_expression, parse_program
 from ..engine.game import Game, IllegalAction
-from ..model.values import RuleError, describe
+from ..model.values import RuleError, Zone, describe, items_of
 
 __all__ = ["Result", "check_paths", "run_scenario", "scenario_files"]
 
@@ -462,14 +462,17 @@ class _Scenario:
             self.error(self.at(path), re.sub(r"^\d+:\d+: ", "", message))
 
     def let(self, step: dict, path: tuple) -> None:
-        """``{let: {NAME: EXPR}}``: bind values now, for every later expression of the file."""
+        """``{let: {NAME: EXPR}}``: bind values now, for every later expression of the file
+        (a zone is bound as the list of the cards it holds now)."""
         me = self.seat({"player": step["as"]}, path + ("as",)) if "as" in step else None
         values = {}
         for name, text in step["let"].items():
             where = path + ("let", name)
             if name in self.game.rules.vocabulary().names:
                 self.error(self.at(where), f"'{name}' is a name of the game: let binds new names")
-            values[name] = self.value(self.parse(text, where), self.at(where), me)
+            value = self.value(self.parse(text, where), self.at(where), me)
+            # a zone is a reference to live cards: keep what it holds now, for a later comparison
+            values[name] = items_of(value, self.game.state) if type(value) is Zone else value
         self.names.update(values)
         self.ok()
 
