@@ -209,7 +209,8 @@ def test_check_reports_a_setup_that_runs_away(low, tmp_path, text, says, line):
     path = scenario(tmp_path, text)
     result = run("check", path)
     assert result.exit_code == 1
-    assert f"{path}:{line}: error: " in result.output and says in result.output
+    assert f"{path}:{line}:" in result.output and says in result.output
+    assert ": error: " in result.output.split(f"{path}:{line}:")[1].splitlines()[0]
     assert "0 passed, 1 failed" in result.output
 
 

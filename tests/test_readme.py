@@ -42,3 +42,33 @@ def test_effect_language_example_parses():
     text = README[start:README.index("```", start)]
     lines = [line for line in text.splitlines() if "..." not in line]   # elided forms
     parse_program("\n".join(lines))
+
+
+def walk_through() -> str:
+    start = README.index("\n## Write a tiny game in five minutes\n")
+    return README[start:README.index("\n## ", start + 1)]
+
+
+def test_the_walk_through_works_as_typed_in(tmp_path, monkeypatch):
+    """Every file of the walk-through, written where its first line says, then its commands."""
+    import shlex
+
+    from click.testing import CliRunner
+
+    from interpreter.cli.main import cli
+    section = walk_through()
+    files = re.findall(r"```yaml\n# (\S+\.yaml)\n(.*?)```", section, re.S)
+    assert [name for name, _ in files] == ["mygame/game.yaml", "mygame/components.yaml",
+                                           "mygame/data/cards.yaml", "mygame/flow.yaml", "tests/tie.yaml"]
+    for name, text in files:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    commands = [line for block in re.findall(r"```sh\n(.*?)```", section, re.S) for line in block.splitlines()]
+    assert [c.split()[1] for c in commands] == ["validate", "play", "schema", "check"]
+    for command in commands:
+        result = CliRunner().invoke(cli, shlex.split(command)[1:], input="0\n" * 10)   # a human answers 0
+        assert result.exit_code == 0, f"{command}\n{result.output}"
+        if "check" in command:
+            assert "0 failed" in result.output and "0 passed" not in result.output
+    assert (tmp_path / "mygame" / "schemas" / "mygame.schema.json").is_file()

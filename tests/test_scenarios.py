@@ -26,12 +26,20 @@ def write(tmp_path, body: str, name: str = "case.yaml") -> Path:
     return path
 
 
-def line_of(path: Path, text: str) -> int:
-    """The 1-based line of the first line of ``path`` containing ``text``."""
+def line_of(path: Path, text: str) -> str:
+    """``line:col`` of the first line of ``path`` containing ``text``: the column of the
+    list item it starts (after ``- ``), where messages point."""
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if text in line:
-            return number
+            item = line.lstrip(" ")
+            item = item[2:] if item.startswith("- ") else item
+            return f"{number}:{len(line) - len(item) + 1}"
     raise AssertionError(f"{text!r} not in {path}")
+
+
+def messages(result) -> list[str]:
+    """The message lines, without the source line and caret under an error."""
+    return [line for line in result.lines if not line.startswith("  ")]
 
 
 # ---------------------------------------------------------------- the runner
@@ -121,7 +129,8 @@ def test_offered_labels_are_checked(tmp_path):
     result = run_scenario(path)
     assert [line.split(": ", 1)[1].split(";")[0] for line in result.lines] == [
         "expected P2 to be offered 'Go home'", "expected P2 not to be offered 'pass (+1 coin)'"]
-    assert all(line.startswith(f"{path}:{line_of(path, 'Go home')}:") for line in result.lines)
+    line = line_of(path, 'Go home').split(":")[0]
+    assert all(message.startswith(f"{path}:{line}:") for message in result.lines)
     assert result.failed == 2
 
 
@@ -136,7 +145,9 @@ def test_a_bad_expression_is_an_error_at_its_line(tmp_path):
     result = run_scenario(path)
     assert result.lines[0] == (f"{path}:{line_of(path, 'roound')}: error: in 'roound == 1': "
                                "unknown name 'roound' (did you mean 'round'?)")
-    assert result.lines[1].startswith(f"{path}:{line_of(path, 'coin ==')}: error: in 'players[1].coin ==': unexpected")
+    assert result.lines[1:3] == ["    - roound == 1", "      ^"]         # the source line, a caret
+    result.lines = messages(result)
+    assert result.lines[1].startswith(f"{path}:{line_of(path, 'coin ==')[:-1]}23: error: in 'players[1].coin ==': unexpected")
     assert result.lines[2] == f"{path}:{line_of(path, 'players[7]')}: error: index 7 is outside 1..2"
     assert (result.passed, result.failed) == (1, 3)       # the last one is still checked
 
@@ -148,7 +159,7 @@ def test_an_error_in_the_setup_names_the_item(tmp_path):
           - p.coins = 3
         """)
     result = run_scenario(path)
-    assert result.lines == [f"{path}:{line_of(path, 'p.coins')}: error: unknown attribute 'coins' "
+    assert messages(result) == [f"{path}:{line_of(path, 'p.coins')}: error: unknown attribute 'coins' "
                             "(did you mean 'coin'?)"]
 
 
@@ -223,4 +234,4 @@ def test_a_rule_error_in_setup_names_its_line(tmp_path):
             spend 5 coin for p
         """)
     result = run_scenario(path)
-    assert result.lines == [f"{path}:{line_of(path, 'spend 5')}: error: P1 cannot spend 5 coin (has 1)"]
+    assert messages(result) == [f"{path}:{line_of(path, 'spend 5')}: error: P1 cannot spend 5 coin (has 1)"]

@@ -5,8 +5,9 @@ The sections of a components file are the component kinds of the registry
 declaration, written here into schemas/components.schema.json (the rest of
 that file, constants and tables, is kept as it is). The schema of a
 ruleset's data files is generated from the table declarations in its
-components file (interpreter/content/tables.py) into
-schemas/data/<game>.schema.json, so editors check data files too. The test
+components file (interpreter/content/export.py, the code `rulebook schema
+GAME` runs for any ruleset) into schemas/data/<game>.schema.json, so editors
+check data files too. The test
 suite fails when a written schema is out of date. Run:
     python tools/export_data_schemas.py
 """
@@ -15,8 +16,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from interpreter.content.export import data_schema_text
 from interpreter.content.ruleset import available, load_ruleset
-from interpreter.content.tables import data_schema
 from interpreter.mechanics import COMPONENTS
 
 SCHEMAS = Path(__file__).resolve().parents[1] / "schemas"
@@ -41,11 +42,7 @@ def components_text() -> str:
 
 def schema_text(game_id: str) -> str:
     """The data schema of one bundled game, as written to disk."""
-    rules = load_ruleset(game_id)
-    schema = data_schema(rules.table_specs)
-    schema["$id"] = f"https://rulebook.invalid/schemas/data/{game_id}.schema.json"
-    schema["description"] = f"Data files of {rules.title}: records of its declared tables."
-    return json.dumps(schema, indent=2, sort_keys=True) + "\n"
+    return data_schema_text(load_ruleset(game_id))
 
 
 def main() -> None:

@@ -228,6 +228,26 @@ def _text_count(rules) -> int:
 
 @cli.command()
 @click.argument("game")
+@click.option("--expansion", "-x", "expansions", multiple=True, help="Apply an expansion (repeatable).")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False),
+              help="Write DIR/<id>.schema.json (the folder is made if needed) instead of printing it.")
+def schema(game, expansions, out_dir):
+    """Write the JSON Schema of a game's data files (its declared tables), for editors."""
+    from pathlib import Path
+    from ..content.export import data_schema_text
+    rules = load(game, expansions)
+    text = data_schema_text(rules)
+    if out_dir is None:
+        click.echo(text, nl=False)
+        return
+    path = Path(out_dir) / f"{rules.id}.schema.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    click.echo(f"wrote {path}")
+
+
+@cli.command()
+@click.argument("game")
 @click.argument("text")
 @click.option("--expression", "-e", is_flag=True, help="Read TEXT as one expression.")
 def dsl(game, text, expression):

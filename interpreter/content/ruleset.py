@@ -179,8 +179,13 @@ class Ruleset:
 
 # ---------------------------------------------------------------- loading
 
-def load_ruleset(name_or_path: str, expansions=()) -> Ruleset:
-    """Load, validate and compile a ruleset; raises ContentError listing every problem."""
+def load_ruleset(name_or_path: str, expansions=(), fixtures=None) -> Ruleset:
+    """Load, validate and compile a ruleset; raises ContentError listing every problem.
+
+    ``fixtures``, a folder with an ``expansion.yaml``, is applied last as an
+    expansion is (scenario files use it for test records); its files stay
+    inside that folder, as an expansion's do.
+    """
     folder = ruleset_path(name_or_path)
     problems = Problems()
     rules = Ruleset(folder)
@@ -200,6 +205,8 @@ def load_ruleset(name_or_path: str, expansions=()) -> Ruleset:
     flow = _read(folder, m["flow"], "flow", problems, (manifest, ("flow",)))
     problems.raise_if_any()
     overlays = _expansion_sources(rules, folder, manifest, expansions, problems)
+    if fixtures is not None:
+        overlays += _overlay(Path(fixtures), problems)
     problems.raise_if_any()
 
     _declare(rules, components, overlays, problems)
@@ -311,17 +318,29 @@ def _expansion_sources(rules, folder, manifest_source, wanted, problems):
                          hint=hint)
             continue
         base = _inside(folder, known[name], "folder", problems, manifest_source, ("expansions", name))
-        src = base and _read(base, "expansion.yaml", "expansion", problems)
-        if src is None:
-            continue
-        parts = {part: _read(base, src.data[part], part, problems, (src, (part,)))
-                 if part in src.data else None for part in ("components", "flow")}
-        data = [_read(base, f, None, problems, (src, ("data", i)))
-                for i, f in enumerate(src.data.get("data", []))]
-        overlay = {"name": name, "source": src, "data": data, **parts}
-        overlays.append(overlay)
-        rules.expansions.append(name)
+        overlay = _overlay(base, problems, name) if base else []
+        overlays += overlay
+        if overlay:
+            rules.expansions.append(name)
     return overlays
+
+
+def _overlay(base: Path, problems, name: str = "fixtures") -> list:
+    """The overlay in folder ``base`` (its ``expansion.yaml`` and the files it names), or []."""
+    src = _read(base, "expansion.yaml", "expansion", problems)
+    if src is None:
+        return []
+    parts = {part: _read(base, src.data[part], part, problems, (src, (part,)))
+             if part in src.data else None for part in ("components", "flow")}
+    data = [_read(base, f, None, problems, (src, ("data", i)))
+            for i, f in enumerate(src.data.get("data", []))]
+    return [{"name": name, "source": src, "data": data, **parts}]
+
+
+def path_problem(folder: Path, name: str, kind: str):
+    """Why ``name`` is not a regular file (``kind`` "file") or folder inside ``folder``
+    reached through no link: ``(code, message, hint)``, or None when it is."""
+    return _name_problem(name) or _walk_problem(folder, name, kind)
 
 
 # ---------------------------------------------------------------- declarations

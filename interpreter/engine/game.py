@@ -133,6 +133,9 @@ class Game:
             self.functions[name] = generated.get(name) or _user_function(name, params, tree)
         self.memo: dict = {}       # results of the ruleset's functions while the state stands still
         self.queued: list = []     # programs the running statement asked to run next (never saved)
+        self.pause = None          # scenarios: stop(game) -> bool, asked after each statement
+        self.paused = False        # stopped between statements by ``pause`` (see ``resume``)
+        self.forced = None         # scenarios: a list, given (seat, prompt, label) of each forced decision
         budget.reset(self)         # steps and call depth left (model.budget)
 
     # ------------------------------------------------------------- creating
@@ -293,6 +296,13 @@ class Game:
             telling.log_choice(self, th, th["frames"][-1], player, f"{self.seat_name(player)} chose: {label}")
             machine.answer(self, th, index)
             machine.run(self)
+
+    def resume(self) -> None:
+        """Run on to the next decisions after a stop between statements (``pause``)."""
+        if self.paused:
+            self.paused = False
+            with self._all_or_nothing(None):
+                machine.run(self)
 
     @contextmanager
     def _all_or_nothing(self, th: dict | None):

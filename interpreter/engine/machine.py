@@ -60,6 +60,8 @@ def run(game) -> None:
     flow = game.state["flow"]
     main = flow["main"]
     while True:
+        if game.paused:                        # a scenario stopped between statements
+            return
         threads = flow["threads"]
         if threads:
             for th in threads:
@@ -186,6 +188,12 @@ def _block(game, th, frame, node):
                 game.queued.clear()
                 raise internal(game, exc, stmt) from exc
             game.memo.clear()                  # ...and has: forget what was read on the way
+            if game.pause is not None and game.pause(game):     # a scenario's stop: here
+                game.paused = True
+                frame["i"] = i
+                if game.queued:
+                    _push_queued(game, th, stmt)
+                return WAIT
             if game.queued:                    # the statement runs other programs: now, in order
                 frame["i"] = i
                 _push_queued(game, th, stmt)
@@ -327,6 +335,8 @@ def _decide(game, th, frame, count, prompt, who):
     if count == 1:
         frame["answer"] = 0
         label = built[0] if built is not None else labels(game, th, (0,))[0]
+        if game.forced is not None:            # kept for a scenario to check what was taken
+            game.forced.append((None if who is None else seat(who), prompt, label))
         text = f"{game.describe(who)}: {label} (only option)"
         if who is None:
             game.log(text)

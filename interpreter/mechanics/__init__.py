@@ -111,6 +111,7 @@ VERBS = {
     "shuffle": Verb(zones.shuffle, "shuffle zone", doc="put a zone's cards in random order", example="shuffle deck"),
     "move": Verb(zones.move, "move number or id from zone to zone [at string]", doc="move N cards from the top, or one named card, onto another zone (at \"top\" or \"bottom\")", example="move 2 from deck to self.hand"),
     "arrange": Verb(zones.arrange, "arrange zone to list", doc="put these cards on top of a zone, in this order, taken from where they lie", example="arrange deck to [c1, c2]"),
+    "fill": Verb(zones.fill, "fill zone with list", doc="make a zone hold exactly these cards, top first; cards it held that are not named leave play", example="fill deck with [c1, c2]"),
     "split": Verb(zones.split, "split zone into group", doc="deal a zone's cards out over a numbered group of zones, in turn", example="split plan into pile"),
     "reveal": Verb(zones.reveal, "reveal id or list of id to player or list of player", doc="let players see these cards where they lie", example="reveal top(deck) to self"),
     # grids

@@ -95,16 +95,42 @@ def arrange(ctx, arg, kw) -> None:
     wanted = items_of(kw.get("to"), ctx.game.state)
     if type(wanted) is not list:
         raise RuleError("'arrange ... to' needs a list of ids")
-    holders = [_find(ctx.game.state, card, arg) for card in wanted]   # check all before moving any
+    if not wanted:                  # never a silent no-op: the author meant something else
+        raise RuleError("'arrange ... to []' puts no card on top: to empty a zone, or make it "
+                        "hold exactly some cards, write 'fill ZONE with [...]'")
+    _take(ctx, arg, wanted, "'arrange'")
+    target[0:0] = wanted
+
+
+def fill(ctx, arg, kw) -> None:
+    """fill ZONE with LIST: ZONE holds exactly these ids, top first, taken from wherever they are
+
+    Cards are found as ``arrange`` finds them. The cards ZONE held that LIST
+    does not name leave play (they are in no zone afterwards, as if back in
+    the box); ``fill ZONE with []`` empties it.
+    """
+    target = _zone(ctx, arg, "'fill'")
+    wanted = items_of(kw.get("with"), ctx.game.state)
+    if type(wanted) is not list:
+        raise RuleError("'fill ... with' needs a list of ids")
+    if len(set(wanted)) != len(wanted):
+        raise RuleError("'fill' names a card twice")
+    _take(ctx, arg, [card for card in wanted if card not in target], "'fill'")
+    _forget(ctx.game.state, target, list(target))
+    target[:] = wanted
+
+
+def _take(ctx, near: Zone, wanted: list, verb: str) -> None:
+    """Take each of ``wanted`` out of the zone holding it (``near`` first), checking all first."""
+    holders = [_find(ctx.game.state, card, near) for card in wanted]   # check all before moving any
     for card, holder in zip(wanted, holders):
         if holder is None:
             raise RuleError(f"{describe(card)} is in no zone")
     if len(set(wanted)) != len(wanted):
-        raise RuleError("'arrange' names a card twice")
+        raise RuleError(f"{verb} names a card twice")
     for card, holder in zip(wanted, holders):
         _forget(ctx.game.state, holder, [card])
         holder.remove(card)
-    target[0:0] = wanted
 
 
 def _find(state, card, near: Zone | None = None):
