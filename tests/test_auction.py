@@ -164,6 +164,13 @@ def to_resolution(game, bids):
     round_one(game, bids)
 
 
+def decline_until(game, heard: str) -> None:
+    """Everyone declines (and leaves bids where they are) until the herald has heard ``heard``."""
+    while heard not in game.state["vars"]["heard"]:
+        decision = game.pending()[0]
+        pick(game, decision.player, "decline" if decision.prompt.startswith("buy") else "leave it")
+
+
 def test_ranking_ties_go_by_the_declared_tie_function():
     game = new()
     # lot 2: the drone bids 1; P1 bids 1 (ties the drone), P2 (the duelist) ties P3 on lot 1.
@@ -203,18 +210,35 @@ def test_a_decline_passes_the_lot_down_the_ranking():
     assert counter(game, 0) == 8 - 3 + 0                # the decliner's coins are gone; Red 2 has no lose
 
 
-def test_the_drone_takes_its_lot_free_and_keeps_its_coins_when_it_loses():
+def test_the_drone_takes_its_lot_free_when_unopposed():
     game = new()
     to_resolution(game, [(0, "Red 1", 1), (1, "Blue 1", 1), (2, "Green 1", 1),
                          (0, "Red 2", 3), (1, "Blue 2", 3), (2, "Green 2", 3)])
-    pick(game, 0, "leave it")
-    while market(game)["current"] == 1 or market(game)["lots"][0]["status"] == "open":
-        seat = game.pending()[0].player
-        pick(game, seat, "buy")
+    decline_until(game, "after_lot 2")
+    heard = game.state["vars"]["heard"]
+    assert heard[heard.index("ranked 2"):heard.index("after_lot 2") + 1] == [
+        "ranked 2", "price_computed 2 4 0", "price_paid 2 4 0", "coins_returned 2", "bid_won 2 4",
+        "after_lot 2"]                                     # offered first, free, never asked
     lot2 = market(game)["lots"][1]
     assert lot2["status"] == "bought" and lot2["buyer"] == game.people   # the drone, unopposed
     drone = game.state["players"][game.people]
     assert drone["zones"]["gallery"] == [lot2["id"]]
+
+
+def test_the_drone_gains_a_coin_when_a_player_wins_its_lot_and_bids_it_next_round():
+    game = new()
+    to_resolution(game, [(0, "Red 2", 2), (1, "Blue 1", 1), (2, "Green 1", 1),
+                         (0, "Red 1", 3), (1, "Blue 2", 3), (2, "Green 2", 3)])
+    decline_until(game, "ranked 2")
+    drone = game.people
+    assert counter(game, drone) == 1                      # an opponent ranks first: +1 (ranked)
+    pick(game, 0, "buy")
+    assert market(game)["lots"][1]["buyer"] == 0
+    decline_until(game, "after_lot 3")
+    pick(game, 0, "support")                              # round 2: then the drone bids
+    placed = [b for b in market(game)["bids"] if b["owner"] == drone]
+    assert [(b["lot"], b["value"], b["coins"]) for b in placed] == [(2, 1, 1)]
+    assert counter(game, drone) == 0                      # its coins are on its bid now
 
 
 def test_save_and_load_in_the_middle_of_a_resolution():
@@ -261,3 +285,112 @@ def test_an_unknown_flow_function_is_refused_at_its_line(tmp_path):
     components.write_text(components.read_text().replace("lot_to: lot_home", "lot_to: lot_hom"))
     with pytest.raises(ContentError, match=r"components.yaml:\d+:\d+.*'lot_hom' is not a flow function"):
         load_ruleset(str(folder))
+
+
+# ---------------------------------------------------------------- the hook points, and listeners
+
+def test_the_hook_points_come_in_order():
+    game = new()
+    to_resolution(game, [(0, "Red 2", 1, "face up", "3 coin"), (1, "Blue 1", 1, "face down"),
+                         (2, "Green 1", 2), (0, "Red 1", 3), (1, "Blue 2", 3), (2, "Green 2", 3)])
+    pick(game, 0, "leave it", "decline", )
+    pick(game, 1, "buy")
+    heard = game.state["vars"]["heard"]
+    assert heard[:10] == ["lot_revealed 1", "lot_revealed 2", "before_bidding"] + ["bid_placed 2"] + [
+        "bid_placed 1", "bid_placed 1", "bid_placed 2", "bid_placed 3", "bid_placed 3", "bid_placed 3"]
+    assert heard[10:30] == [
+        "before_reveal 1", "bids_revealed 1", "ranked 1",
+        "price_computed 1 1 2", "declined 1 1", "price_computed 1 2 1", "price_paid 1 2 1",
+        "coins_returned 1", "bid_won 1 2", "bid_lost 1 1", "after_lot 1",
+        "before_reveal 2", "bids_revealed 2", "ranked 2", "price_computed 2 4 0", "price_paid 2 4 0",
+        "coins_returned 2", "bid_won 2 4", "bid_lost 2 3", "after_lot 2"]
+
+
+def test_a_lot_nobody_buys_is_unsold_and_every_bidder_loses():
+    game = new()
+    to_resolution(game, [(0, "Red 2", 3), (1, "Blue 1", 3), (2, "Green 1", 3),
+                         (0, "Red 1", 3), (1, "Blue 2", 3), (2, "Green 2", 3)])
+    assert market(game)["lots"][0]["status"] == "unsold"          # nobody bid on lot 1
+    assert "lot_unsold 1" in game.state["vars"]["heard"]
+    assert game.state["zones"]["discard"][-1] == market(game)["lots"][0]["id"] or \
+        market(game)["lots"][0]["id"] in game.state["zones"]["discard"]
+    decline_until(game, "after_lot 3")
+    heard = game.state["vars"]["heard"]
+    heard = heard[:heard.index("after_lot 3") + 1]
+    assert heard[-10:] == ["declined 3 3", "coins_returned 3", "bid_lost 3 2", "bid_lost 3 2",
+                           "bid_lost 3 1", "bid_lost 3 1", "bid_lost 3 3", "bid_lost 3 3",
+                           "lot_unsold 3", "after_lot 3"]
+    assert market(game)["lots"][2]["status"] == "open"          # round 2's row
+
+
+def test_the_tie_winner_beats_an_earlier_seat_and_the_sponsor_pays_the_buyer():
+    game = new()
+    to_resolution(game, [(0, "Red 2", 1), (1, "Blue 2", 1), (2, "Green 1", 2),
+                         (0, "Red 1", 3), (1, "Blue 1", 3), (2, "Green 2", 3)])
+    pick(game, 0, "leave it")
+    assert game.decision_for(1) is not None                 # the duelist, tied with P1, is asked first
+    pick(game, 1, "buy")
+    assert counter(game, 1) == 8 - 2 + 1                    # price 2; the support token's reward
+
+
+def test_a_discount_on_the_face_down_lot_and_a_skim_after_the_price():
+    game = new()
+    to_resolution(game, [(0, "Red 2", 3, "face down", "2 coin"), (1, "Blue 1", 3, "face up", "1 coin"),
+                         (2, "Green 1", 3), (0, "Red 1", 2), (1, "Blue 2", 2), (2, "Green 2", 2)])
+    decline_until(game, "ranked 3")
+    assert game.decision_for(0).options[0].endswith("for 1 coin")   # Red 2, the broker's -1
+    skimmer = counter(game, 2)
+    pick(game, 0, "buy")
+    assert counter(game, 2) == skimmer + 2                  # 2 of the 3 stacked on others' bids
+    assert "price_paid 3 1 1" in game.state["vars"]["heard"]
+
+
+def test_a_bid_moved_on_before_the_reveal_counts_on_the_next_lot():
+    game = new()
+    to_resolution(game, [(0, "Red 2", 1, "face up", "1 coin"), (1, "Blue 1", 2),
+                         (2, "Green 1", 2), (0, "Red 1", 3), (1, "Blue 2", 3), (2, "Green 2", 3)])
+    pick(game, 0, "move it")
+    assert market(game)["lots"][0]["status"] == "unsold"
+    assert [b["owner"] for b in market(game)["bids"] if b["lot"] == 2].count(0) == 1
+    assert "bid_placed" not in game.state["vars"]["heard"][-6:]      # a move is not a new bid
+
+
+def test_two_players_a_ghost_bid_loses_ties_and_its_lot_is_discarded():
+    game = new(players=2, seed=1)
+    pick(game, 0, "support", "Ghost 2", "lot 1")
+    ghost = game.people + 1
+    placed = [b for b in market(game)["bids"] if b["owner"] == ghost]
+    assert placed and placed[0]["down"] and placed[0]["by"] == 0
+    assert [b["card"] for b in game.view(1)["auctions"]["market"]["bids"] if b["owner"] == ghost] == [None]
+    for args in [(0, "Red 2", 1), (1, "Blue 1", 2), (0, "Red 1", 3), (1, "Blue 2", 3)]:
+        bid(game, *args)
+    pick(game, 0, "leave it")
+    assert game.evaluate("ranking(lots(market)[1])") == game.evaluate("[players[1], ghost]")
+    pick(game, 0, "decline")
+    lot = market(game)["lots"][0]
+    assert lot["buyer"] == ghost and lot["id"] in game.state["zones"]["discard"]
+    assert "x2" not in json.dumps(game.state["zones"]) and "x2" not in json.dumps(
+        [p["zones"] for p in game.state["players"]])         # a dummy card leaves play
+
+
+def test_without_visible_to_nobody_sees_the_face_down_lot(tmp_path):
+    folder = copy_fixture(tmp_path)
+    components = folder / "components.yaml"
+    components.write_text("\n".join(line for line in components.read_text().splitlines()
+                                    if "visible_to: \"'seer'" not in line) + "\n")
+    game = Game.new(load_ruleset(str(folder)), players=3, seed=1)
+    assert all(game.view(i)["auctions"]["market"]["lots"][2]["id"] is None for i in range(3))
+
+
+def test_the_conformance_leak_check_catches_a_view_that_shows_face_down_cards(monkeypatch):
+    from dataclasses import replace
+    from interpreter import mechanics
+    from tests.conformance.harness import random_playout
+    real = mechanics.COMPONENTS["auctions"]
+
+    def leaky(game, name, spec, data, *rest):
+        return {"lots": [dict(lot) for lot in data["lots"]], "bids": [dict(b) for b in data["bids"]]}
+    monkeypatch.setitem(mechanics.COMPONENTS, "auctions", replace(real, view=leaky))
+    with pytest.raises(AssertionError, match="view changes with things hidden"):
+        for seed in range(4):
+            random_playout(RULES, 2, {}, seed)

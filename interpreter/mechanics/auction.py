@@ -218,9 +218,11 @@ def bid_total(ctx, args):
 
 
 def ranking(ctx, args):
-    """ranking(LOT): the bidders on a lot, best first (ties by the declared tie function)"""
+    """ranking(LOT): the bidders on a lot, best first (ties by the declared tie function);
+    once fixed at its resolution (``ranked``), that order, also after the lot is settled"""
     name, data, k = _lot_only(ctx.game, args[0], "ranking()")
-    return [Player(who) for who in _ranking(ctx.game, name, k)]
+    fixed = data["lots"][k - 1]["ranking"]
+    return [Player(who) for who in (_ranking(ctx.game, name, k) if fixed is None else fixed)]
 
 
 def resolving(ctx, args):
@@ -745,7 +747,7 @@ def _name(game, rid) -> str:
 def view(game, name, spec, data, viewer, owner, can_see):
     """The row and its bids as ``viewer`` may see them: face-down cards and lots as backs."""
     seen = {(e[1], e[2]) for e in data["seen"] if e[0] == viewer}
-    see_lots = can_see(name, None)
+    see_lots = "visible_to" in spec and can_see(name, None)      # default: nobody
     lots_out = []
     for k, lot in enumerate(data["lots"], 1):
         shown = dict(lot, tokens=[dict(t) for t in lot["tokens"]])
