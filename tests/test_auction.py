@@ -310,10 +310,10 @@ def test_a_lot_nobody_buys_is_unsold_and_every_bidder_loses():
     game = new()
     to_resolution(game, [(0, "Red 2", 3), (1, "Blue 1", 3), (2, "Green 1", 3),
                          (0, "Red 1", 3), (1, "Blue 2", 3), (2, "Green 2", 3)])
-    assert market(game)["lots"][0]["status"] == "unsold"          # nobody bid on lot 1
-    assert "lot_unsold 1" in game.state["vars"]["heard"]
-    assert game.state["zones"]["discard"][-1] == market(game)["lots"][0]["id"] or \
-        market(game)["lots"][0]["id"] in game.state["zones"]["discard"]
+    assert "lot_unsold 1" in game.state["vars"]["heard"]         # nobody bid on lot 1
+    lot = market(game)["lots"][0]
+    assert (lot["status"], lot["buyer"]) == ("awarded", 2)      # the collector's free take
+    assert game.state["players"][2]["zones"]["gallery"] == [lot["id"]]
     decline_until(game, "after_lot 3")
     heard = game.state["vars"]["heard"]
     heard = heard[:heard.index("after_lot 3") + 1]
@@ -321,6 +321,7 @@ def test_a_lot_nobody_buys_is_unsold_and_every_bidder_loses():
                            "bid_lost 3 1", "bid_lost 3 1", "bid_lost 3 3", "bid_lost 3 3",
                            "lot_unsold 3", "after_lot 3"]
     assert market(game)["lots"][2]["status"] == "open"          # round 2's row
+    assert game.state["zones"]["discard"][0] == "amber"          # round 1's face-down lot, unsold
 
 
 def test_the_tie_winner_beats_an_earlier_seat_and_the_sponsor_pays_the_buyer():
@@ -350,7 +351,7 @@ def test_a_bid_moved_on_before_the_reveal_counts_on_the_next_lot():
     to_resolution(game, [(0, "Red 2", 1, "face up", "1 coin"), (1, "Blue 1", 2),
                          (2, "Green 1", 2), (0, "Red 1", 3), (1, "Blue 2", 3), (2, "Green 2", 3)])
     pick(game, 0, "move it")
-    assert market(game)["lots"][0]["status"] == "unsold"
+    assert market(game)["lots"][0]["status"] == "awarded"           # empty now: the collector's
     assert [b["owner"] for b in market(game)["bids"] if b["lot"] == 2].count(0) == 1
     assert "bid_placed" not in game.state["vars"]["heard"][-6:]      # a move is not a new bid
 
@@ -394,3 +395,23 @@ def test_the_conformance_leak_check_catches_a_view_that_shows_face_down_cards(mo
     with pytest.raises(AssertionError, match="view changes with things hidden"):
         for seed in range(4):
             random_playout(RULES, 2, {}, seed)
+
+
+def test_a_terminal_draws_the_row_with_the_bids_as_the_viewer_sees_them():
+    from interpreter.mechanics.auction import draw
+    game = face_down_game()
+    other = draw(RULES, "market", None, game.view(0)["auctions"]["market"])
+    mine = draw(RULES, "market", None, game.view(1)["auctions"]["market"])
+    assert other.startswith("market: 1 Opal [support P1]: P1 Red 1+0, P2 ?+2 face down | 2 Pearl: The Drone 1+0")
+    assert other.endswith("| 3 ? (face down): -")
+    assert "P2 Blue 1+2 face down" in mine and "3 Amber (face down)" in mine      # P2 is the seer
+
+
+def test_lay_refuses_a_row_with_open_lots_and_award_an_open_lot():
+    game = new()
+    before = game.to_json()
+    with pytest.raises(RuleError, match="open lots"):
+        game.execute("lay [onyx] on market")
+    with pytest.raises(RuleError, match="not being settled unsold"):
+        game.execute("award lots(market)[1] to players[1]")
+    assert game.to_json() == before

@@ -250,8 +250,8 @@ def lay(ctx, arg, kw) -> None:
     data = _data(game, name)
     if type(arg) is not list or not all(type(x) is str and x in game.rules.entities for x in arg):
         raise RuleError(f"'lay' needs a list of record ids, got {describe(arg)}")
-    if data["bids"]:
-        raise RuleError("the row still has bids on it: resolve it first")
+    if data["bids"] or any(lot["status"] == "open" for lot in data["lots"]):
+        raise RuleError("the row still has open lots: resolve them first")
     if len(set(arg)) != len(arg):
         raise RuleError("'lay' names a lot twice")
     for rid in arg:                                     # the row holds its lots: out of their zones
@@ -453,14 +453,14 @@ def untoken(ctx, arg, kw) -> None:
 def award(ctx, arg, kw) -> None:
     """award LOT to PLAYER: an unsold lot goes to a seat without a purchase (a claim, a free take)
 
-    Only while the lot is being settled (at lot_unsold) or after; its ``lot_to`` then reads
-    status "awarded" and that buyer.
+    Only while an unsold lot is being settled (at ``lot_unsold``, ``after_lot``); its ``lot_to``
+    then reads status "awarded" and that buyer.
     """
     game = ctx.game
     name, data, k = _lot_only(game, arg, "'award'")
     lot = data["lots"][k - 1]
-    if lot["status"] != "unsold":
-        raise RuleError(f"lot {k} is not unsold: only an unsold lot can be awarded")
+    if lot["status"] != "unsold" or data["current"] != k:
+        raise RuleError(f"lot {k} is not being settled unsold: only then can it be awarded")
     lot.update(status="awarded", buyer=seat(kw.get("to")))
     game.log(f"{game.seat_name(lot['buyer'])} takes lot {k} ({_name(game, lot['id'])})")
 
@@ -763,7 +763,9 @@ def view(game, name, spec, data, viewer, owner, can_see):
             shown["value"] = None
         bids_out.append(shown)
     offer = data["offer"]
+    names = {str(i): game.seat_name(i) for i in range(len(game.state["players"]))}
     return {"lots": lots_out, "bids": bids_out, "next": data["next"], "current": data["current"],
+            "names": names,
             "offer": None if offer is None else {"to": offer["to"], "price": offer["price"],
                                                  "fees": [list(f) for f in offer["fees"]]},
             "seen": [list(e) for e in data["seen"] if e[0] == viewer]}
@@ -772,7 +774,7 @@ def view(game, name, spec, data, viewer, owner, can_see):
 def deal(game, name, spec, data, seen, table_of, slots, pools) -> dict:
     """For look-ahead: the data as the view shows it, each hidden card a slot dealt from the pools."""
     out = seen if isinstance(seen, dict) else view(game, name, spec, data, 0, None, lambda *a: True)
-    out = {key: value for key, value in out.items()}
+    out = {key: value for key, value in out.items() if key != "names"}     # the view's, not data
     out["lots"] = [dict(lot) for lot in out["lots"]]
     out["bids"] = [dict(bid) for bid in out["bids"]]
     for real, lot in zip(data["lots"], out["lots"]):
@@ -789,10 +791,27 @@ def deal(game, name, spec, data, seen, table_of, slots, pools) -> dict:
 
 
 def draw(rules, name, spec, shown) -> str:
-    """``market: [Ruby, ?, Opal] bids 3``: the row (face-down lots as ?) and how many bids."""
-    names = [("?" if lot["id"] is None else rules.entities.get(lot["id"], {}).get("name") or lot["id"])
-             for lot in shown["lots"]]
-    return f"{name}: [{', '.join(names)}] bids {len(shown['bids'])}"
+    """``market: 1 Ruby [support P1]: P2 Red 2+1, P3 ?+2 face down | 3 ? (face down): -``.
+
+    Face-down cards and lots the viewer may not see are ``?``; a bid shows its coins after ``+``.
+    """
+    def called(rid):
+        return "?" if rid is None else rules.entities.get(rid, {}).get("name") or rid
+
+    who = shown.get("names", {})
+    parts = []
+    for k, lot in enumerate(shown["lots"], 1):
+        head = f"{k} {called(lot['id'])}" + (" (face down)" if lot["down"] else "")
+        if lot["status"] != "open":
+            head += f" ({lot['status']})"
+        tokens = [f"{t['kind']} {who.get(str(t['owner']), '')}".strip() for t in lot["tokens"]]
+        if tokens:
+            head += f" [{', '.join(tokens)}]"
+        bids = [f"{who.get(str(b['owner']), b['owner'])} "
+                f"{called(b['card']) if b['card'] or b['value'] is None else b['value']}+{b['coins']}"
+                + (" face down" if b["down"] else "") for b in shown["bids"] if b["lot"] == k]
+        parts.append(f"{head}: {', '.join(bids) or '-'}")
+    return f"{name}: " + " | ".join(parts)
 
 
 # ---------------------------------------------------------------- the component kind
