@@ -339,10 +339,12 @@ def test_a_discount_on_the_face_down_lot_and_a_skim_after_the_price():
     to_resolution(game, [(0, "Red 2", 3, "face down", "2 coin"), (1, "Blue 1", 3, "face up", "1 coin"),
                          (2, "Green 1", 3), (0, "Red 1", 2), (1, "Blue 2", 2), (2, "Green 2", 2)])
     decline_until(game, "ranked 3")
-    assert game.decision_for(0).options[0].endswith("for 1 coin")   # Red 2, the broker's -1
-    skimmer = counter(game, 2)
+    # Red 2 less the broker's 1, and the toll's fee of 1 to P2 (a charge: paid only on buying)
+    assert game.decision_for(0).options[0].endswith("for 2 coin")
+    skimmer, toll, buyer = counter(game, 2), counter(game, 1), counter(game, 0)
     pick(game, 0, "buy")
     assert counter(game, 2) == skimmer + 2                  # 2 of the 3 stacked on others' bids
+    assert counter(game, 1) == toll + 1 + 2 and counter(game, 0) == buyer - 2   # + Blue 1 lost: 2
     assert "price_paid 3 1 1" in game.state["vars"]["heard"]
 
 
@@ -415,3 +417,40 @@ def test_lay_refuses_a_row_with_open_lots_and_award_an_open_lot():
     with pytest.raises(RuleError, match="not being settled unsold"):
         game.execute("award lots(market)[1] to players[1]")
     assert game.to_json() == before
+
+
+def test_a_charge_is_not_paid_by_a_bidder_who_declines():
+    game = new()
+    to_resolution(game, [(0, "Red 2", 3), (1, "Blue 1", 1), (2, "Green 1", 1),
+                         (0, "Red 1", 2), (1, "Blue 2", 2), (2, "Green 2", 2)])
+    decline_until(game, "ranked 3")
+    toll = counter(game, 1)
+    pick(game, 0, "decline")
+    assert counter(game, 1) == toll
+    assert "price_computed 3 1 1" in game.state["vars"]["heard"]
+
+
+def test_the_verbs_that_bend_a_bid():
+    game = face_down_game()                 # the drone on lot 2; P1 Red 1 and P2 Blue 1 (down, 2) on lot 1
+    game.execute("revalue bids(lots(market)[1])[1] to 5")
+    assert game.evaluate("bid_total(lots(market)[1], players[1])") == 5
+    assert game.evaluate("ranking(lots(market)[1])") == game.evaluate("[players[1], players[2]]")
+    game.execute("transfer bids(lots(market)[2])[1] to players[3]")        # a combine
+    assert game.evaluate("ranking(lots(market)[2]) == [players[3]]")
+    game.execute("stack 2 on bids(lots(market)[1])[1]", player=0)
+    assert game.evaluate("bids(lots(market)[1])[1].coins") == 2 and counter(game, 0) == 6
+    with pytest.raises(RuleError, match="at most 3 coins"):
+        game.execute("stack 2 on bids(lots(market)[1])[1]", player=0)
+    game.execute("uncover bids(lots(market)[1])[2]")
+    assert game.view(0)["auctions"]["market"]["bids"][2]["card"] == "b1"
+    game.execute('token "charm" on bids(lots(market)[1])[2] with {side: "red"}', player=2)
+    assert game.evaluate("bids(lots(market)[1])[2].tokens") == game.evaluate(
+        '[{"kind": "charm", "owner": players[3], "side": "red"}]')
+    game.execute('untoken "charm" from bids(lots(market)[1])[2]')
+    assert game.evaluate("bids(lots(market)[1])[2].tokens") == []
+    with pytest.raises(RuleError, match="no 'charm' token|no charm token"):
+        game.execute('untoken "charm" from bids(lots(market)[1])[2]')
+    with pytest.raises(RuleError, match="offer being decided"):
+        game.execute("charge 1 on lots(market)[1]")
+    assert game.evaluate("stack_limit(market, players[2], b3, true)") == 2       # 1, the hoarder's +1
+    assert game.evaluate("stack_limit(market, players[1], r3, true)") is None
