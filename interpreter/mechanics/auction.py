@@ -269,7 +269,7 @@ def lay(ctx, arg, kw) -> None:
     todo = [["signal", "lot_revealed", {"lot": k}] for k, lot in enumerate(data["lots"], 1)
             if not lot["down"]]
     todo.append(["signal", "before_bidding", {"auction": name}])
-    _start(game, name, todo)
+    _start(ctx, name, todo)
 
 
 def bid(ctx, arg, kw) -> None:
@@ -320,7 +320,7 @@ def bid(ctx, arg, kw) -> None:
     data["bids"].append(new)
     what = "a face-down card" if down else game.describe(_name(game, arg) if arg else value)
     game.log(f"{game.seat_name(owner)} bids {what} with {coins} {currency} on lot {k}")
-    _start(game, name, [["signal", "bid_placed", {"lot": k, "bid": new["n"]}]])
+    _start(ctx, name, [["signal", "bid_placed", {"lot": k, "bid": new["n"]}]])
 
 
 def _take_card(game, card, owner, by) -> None:
@@ -351,7 +351,7 @@ def resolve(ctx, arg, kw) -> None:
     todo += [["signal", "before_reveal", {"lot": k}], ["step", "reveal", k],
              ["signal", "bids_revealed", {"lot": k}], ["step", "rank", k],
              ["signal", "ranked", {"lot": k}], ["step", "offer", k, 0]]
-    _start(game, name, todo)
+    _start(ctx, name, todo)
 
 
 def stack(ctx, arg, kw) -> None:
@@ -399,8 +399,7 @@ def shift(ctx, arg, kw) -> None:
     other, _, k = _lot_only(game, kw.get("to"), "'shift ... to'")
     if other != name or data["lots"][k - 1]["status"] != "open" or k == data["current"]:
         raise RuleError(f"lot {k} takes no bids")
-    _forget_seen(data, "bid", bid["n"], keep=True)
-    bid["lot"] = k
+    bid["lot"] = k                                      # who was shown it still knows it
 
 
 def uncover(ctx, arg, kw) -> None:
@@ -480,11 +479,17 @@ def charge(ctx, arg, kw) -> None:
 
 # ---------------------------------------------------------------- the sequence
 
-def _start(game, name, todo: list) -> None:
-    """Schedule the statement's own frame: it runs ``todo`` in order (see ``resume``)."""
+def _start(ctx, name, todo: list) -> None:
+    """Schedule the statement's own frame: it runs ``todo`` in order (see ``resume``).
+
+    Listeners take their turn from the acting player on (``as gavel: resolve ...``), as
+    ``signal`` does.
+    """
+    game = ctx.game
     todo = [item for item in todo if item[0] != "signal" or item[1] in game.rules.hooks]
+    me = ctx.env.get("self")
     if todo:
-        game.schedule(auction=name, todo=todo)
+        game.schedule(auction=name, todo=todo, first=None if me is None else seat(me))
 
 
 def resume(game, th, frame, node):
@@ -501,7 +506,7 @@ def resume(game, th, frame, node):
     if item[0] == "signal":
         todo.pop(0)
         names = _names(game, name, item[2])
-        chain = programs.listeners(game, item[1], None)
+        chain = programs.listeners(game, item[1], frame.get("first"))
         if chain:
             from ..engine import machine
             machine.push(game, th, node, hook=item[1], chain=chain, names=names)
@@ -681,7 +686,7 @@ def _step_effect(game, th, frame, name, n, which):
     frame["todo"].pop(0)                                # done once pushed: the call runs next
     th["envs"].append(env)
     game.push_call(th, game.rules.effects[effect.key])
-    return "pushed"
+    return None
 
 
 def _step_settle(game, th, frame, name, k):
@@ -732,9 +737,9 @@ def labels(game, th, frame, node, ks) -> list:
     return [words[k] for k in ks]
 
 
-def _forget_seen(data, what: str, n: int, keep: bool = False) -> None:
-    if not keep:
-        data["seen"] = [e for e in data["seen"] if not (e[1] == what and e[2] == n)]
+def _forget_seen(data, what: str, n: int) -> None:
+    """Nobody needs to be shown it any more: it is face up, or gone."""
+    data["seen"] = [e for e in data["seen"] if not (e[1] == what and e[2] == n)]
 
 
 def _name(game, rid) -> str:
@@ -773,8 +778,7 @@ def view(game, name, spec, data, viewer, owner, can_see):
 
 def deal(game, name, spec, data, seen, table_of, slots, pools) -> dict:
     """For look-ahead: the data as the view shows it, each hidden card a slot dealt from the pools."""
-    out = seen if isinstance(seen, dict) else view(game, name, spec, data, 0, None, lambda *a: True)
-    out = {key: value for key, value in out.items() if key != "names"}     # the view's, not data
+    out = {key: value for key, value in seen.items() if key != "names"}    # the view's, not data
     out["lots"] = [dict(lot) for lot in out["lots"]]
     out["bids"] = [dict(bid) for bid in out["bids"]]
     for real, lot in zip(data["lots"], out["lots"]):
