@@ -289,10 +289,12 @@ class Checker:
                 self.report(node, "dsl-procedure-call",
                             f"'{name}' is a procedure: run it with 'do {name}(...)'")
             else:
-                hint = (f"'{name}' is a name, not a function: write it without brackets"
-                        if name in vocab.names else f"'{name}' is a verb: write '{name} ...' as a statement"
-                        if name in vocab.verbs else
-                        suggest(name, set(vocab.functions) | set(vocab.procedures)))
+                # A near miss of a declared function is the likelier slip than a verb's name
+                hint = suggest(name, set(vocab.functions) | set(vocab.procedures))
+                if name in vocab.names:
+                    hint = f"'{name}' is a name, not a function: write it without brackets"
+                elif name in vocab.verbs and hint is None:
+                    hint = f"'{name}' is a verb: write '{name} ...' as a statement"
                 self.report(node, "dsl-unknown-function", f"unknown function '{name}'", hint)
             return ANY
         sig = vocab.functions[name]

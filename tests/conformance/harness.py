@@ -30,9 +30,10 @@ FIXTURES = Path(__file__).resolve().parents[1] / "rulesets"
 TOY = FIXTURES / "toy"
 # Every bundled game, and fixtures so the harness itself is tried on more than one game
 # (the hooks fixture brings hook chains, scripted seats, tracks and key-list scores; fewest
-# brings announced, sealed and secret choices, told lines, copies and a lowest-wins score).
+# brings announced, sealed and secret choices, told lines, copies and a lowest-wins score;
+# auction brings a row of lots, hidden bids and bidders that are not people).
 RULESET_IDS = available() + [str(TOY), str(FIXTURES / "hooks"), str(FIXTURES / "ttt"),
-                             str(FIXTURES / "fewest")]
+                             str(FIXTURES / "fewest"), str(FIXTURES / "auction")]
 MAX_DECISIONS = 20_000            # a random game that has not ended by then never will
 
 
@@ -183,6 +184,7 @@ def hidden_variant(game, viewer: int, rnd: random.Random) -> tuple[Game, bool]:
     for layer in _layers(other):
         _redeal_zones(game, layer, viewer, rnd)
         _exchange_hidden(game, layer["players"], viewer)
+        _swap_auction_cards(game, layer, viewer, rnd)
     return other, other.to_json() != game.to_json()
 
 
@@ -211,6 +213,44 @@ def _redeal_zones(game, layer: dict, viewer: int, rnd: random.Random) -> None:
         if spec.get("count"):                                   # numbered groups of zones
             piles = [zone for group in piles for zone in group]
         _redeal(piles, keep_top, rnd)
+
+
+def _swap_auction_cards(game, layer: dict, viewer: int, rnd: random.Random) -> None:
+    """Swap each face-down bid card and lot ``viewer`` cannot see with a hidden card of its table."""
+    entities = game.rules.entities
+    spots = []                                               # (pile, index) of cards hidden in zones
+    for name, spec in game.rules.zones.items():
+        skip = 1 if spec.get("visible") == "top" or spec.get("top_fields") else 0
+        owners = range(len(layer["players"])) if spec.get("per_player") else [None]
+        for i in owners:
+            if zone_mode(game, name, viewer, i) == "all":
+                continue
+            zone = layer["zones"][name] if i is None else layer["players"][i]["zones"][name]
+            for pile in (zone if spec.get("count") else [zone]):
+                spots += [(pile, k) for k in range(skip, len(pile))]
+    for name, data in layer.get("auctions", {}).items():
+        for holder, key in _hidden_in_auction(game, name, data, viewer):
+            table = entities[holder[key]]["table"]
+            fits = [(pile, k) for pile, k in spots if entities.get(pile[k], {}).get("table") == table]
+            if fits:
+                pile, k = rnd.choice(fits)
+                holder[key], pile[k] = pile[k], holder[key]
+
+
+def _hidden_in_auction(game, name: str, data: dict, viewer: int) -> list:
+    """(bid, "card") and (lot, "id") slots the rules hide from ``viewer`` (SS-BID-08's reading):
+    a face-down bid unless the viewer placed or owns it or was shown it; a face-down lot unless
+    the auction's ``visible_to`` holds for the viewer or they were shown it."""
+    shown = {(what, n) for seat, what, n in data["seen"] if seat == viewer}
+    tree = game.rules.visibility.get(f"auctions:{name}")
+    me = game.evaluate("seats")[viewer]
+    sees_lots = tree is not None and bool(game.evaluate(tree, env={"viewer": me, "owner": None,
+                                                                   "self": me}))
+    slots = [(bid, "card") for bid in data["bids"] if bid["down"] and bid["card"] is not None
+             and viewer not in (bid["by"], bid["owner"]) and ("bid", bid["n"]) not in shown]
+    slots += [(lot, "id") for k, lot in enumerate(data["lots"], 1)
+              if lot["down"] and not sees_lots and ("lot", k) not in shown]
+    return slots
 
 
 def _exchange_hidden(game, sheets: list[dict], viewer: int) -> None:
