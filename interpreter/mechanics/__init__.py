@@ -118,6 +118,7 @@ FUNCTIONS = {
     "any": Function(core.any_of, "any(list) -> bool"),
     "all": Function(core.all_of, "all(list) -> bool"),
     "unique": Function(core.unique, "unique(list of K) -> list of K"),
+    "roll": Function(core.roll, "roll(number) -> number"),
     "keys": Function(core.keys, "keys(record) -> list of string"),
     "with_most": Function(core.with_most, "with_most(list of K, list of number) -> list of K"),
     "with_least": Function(core.with_least, "with_least(list of K, list of number) -> list of K"),
