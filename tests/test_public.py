@@ -70,6 +70,7 @@ MORE_OPTIONS = """
   first_card: {description: A choice among a table's ids., table: cards, default: c1}
   banned: {description: Some of a table's ids., type: subset, table: cards, default: []}
   sizes: {description: Some of a list of numbers., type: subset, values: [2, 4, 8], default: []}
+  by_seat: {description: Ids in the order given., type: subset, ordered: true, table: cards, default: []}
   starters: {description: Seat numbers., type: seats, default: []}
   fast: {description: A flag., type: bool, default: false}
 """
@@ -97,6 +98,7 @@ def optioned(tmp_path_factory):
     ("first_card=c4", ("first_card", "c4")),              # a choice of a table's ids
     ("banned=c2,c5", ("banned", ["c2", "c5"])),           # a subset of a table's ids
     ("sizes=8,2", ("sizes", [2, 8])),                     # a subset of numbers, in declared order
+    ("by_seat=c5,c2,c5", ("by_seat", ["c5", "c2"])),      # an ordered subset: as given, each once
     ("starters=2", ("starters", [2])),                    # seats
     ("fast=true", ("fast", True)),                        # a flag
 ])

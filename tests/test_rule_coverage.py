@@ -24,3 +24,14 @@ def test_every_lairs_rule_is_cited():
     assert len(ids) > 150
     cited = cited_in(ROOT / "rulesets" / "lairs") | cited_in(ROOT / "tests" / "scenarios" / "lairs")
     assert [rule for rule in ids if rule not in cited] == []
+
+
+STATUS_REFERENCE = ROOT.parent / "shared" / "rules" / "status.md"
+
+
+@pytest.mark.skipif(not STATUS_REFERENCE.exists(), reason="the shared rules reference is not beside the repo")
+def test_every_status_rule_is_cited():
+    ids = reference_ids(STATUS_REFERENCE.read_text(encoding="utf-8"))
+    assert len(ids) > 190
+    cited = cited_in(ROOT / "rulesets" / "status") | cited_in(ROOT / "tests" / "scenarios" / "status")
+    assert [rule for rule in ids if rule not in cited] == []

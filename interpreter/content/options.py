@@ -2,7 +2,7 @@
 
 Option kinds (``type`` in the manifest): ``choice`` (one of ``values`` or of a
 table's ids), ``bool``, ``seats`` (1-based seat numbers) and ``subset`` (some
-of ``values`` or of a table's ids). Text values, as typed on a command line,
+of ``values`` or of a table's ids, in table order, or as given when ``ordered``). Text values, as typed on a command line,
 are accepted too (``"true"``, ``"1,3"``, ``"2"`` for the number 2), so the
 command line, scenario files and the API set every kind alike.
 """
@@ -75,7 +75,10 @@ def _check_option(rules, name, spec, value, players, typed=False):
         if bad:
             raise ValueError(f"option '{name}': {', '.join(map(str, bad))} not among "
                              f"{', '.join(map(str, allowed))}")
-        value = sorted(set(value), key=allowed.index)
+        if spec.get("ordered") and kind == "subset":
+            value = list(dict.fromkeys(value))        # as given, each value once
+        else:
+            value = sorted(set(value), key=allowed.index)
     return value
 
 

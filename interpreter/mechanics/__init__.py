@@ -157,6 +157,7 @@ FUNCTIONS = {
     "any": Function(core.any_of, "any(list) -> bool", doc="true if some item is true", example="any(list(p.coin > 9 for p in players))"),
     "all": Function(core.all_of, "all(list) -> bool", doc="true if every item is true", example="all(list(count(z) == 1 for z in pile))"),
     "unique": Function(core.unique, "unique(list of K) -> list of K", doc="the items without repeats, in first-seen order", example="unique(closed + self.closing)"),
+    "roll": Function(core.roll, "roll(number) -> number", doc="a seeded die roll from 1 to N (it draws from the game's random stream, so roll in a statement)", example="roll(6)"),
     "keys": Function(core.keys, "keys(record) -> list of string", doc="a record's field names", example='keys({"a": 1, "b": 2})'),
     "with_most": Function(core.with_most, "with_most(list of K, list of number) -> list of K", doc="the items whose value is the largest (all of them on a tie)", example="with_most(players, list(p.coin for p in players))"),
     "with_least": Function(core.with_least, "with_least(list of K, list of number) -> list of K", doc="the items whose value is the smallest (all of them on a tie)", example="with_least(players, list(p.coin for p in players))"),

@@ -1,7 +1,7 @@
 """General functions of the effect language: counting, comparing, choosing."""
 from __future__ import annotations
 
-from ..model import limits
+from ..model import limits, rng
 from ..model.values import Effect, Grid, Player, Room, RuleError, Side, describe, items_of, seat
 
 
@@ -98,6 +98,21 @@ def headroom(ctx, args):
     """headroom(PLAYER, "counter"): how much more may still be gained (caps)"""
     room = ctx.game.counters.headroom(seat(args[0]), args[1])
     return 10 ** 9 if room is None else room
+
+
+def roll(ctx, args):
+    """roll(N): a die of N faces, 1..N, from the game's seeded random stream.
+
+    It advances the stream, so call it in a statement (``face = roll(6)``),
+    not inside a ruleset function, whose results are kept while the state
+    stands still.
+    """
+    sides = args[0]
+    if type(sides) is not int or sides < 1:
+        raise RuleError(f"roll() needs a whole number of faces, at least 1, got {describe(sides)}")
+    state = ctx.game.state
+    state["rng"], face = rng.below(state["rng"], sides)
+    return face + 1
 
 
 def keys(ctx, args):

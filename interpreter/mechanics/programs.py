@@ -36,10 +36,22 @@ def do(ctx, arg, kw) -> None:
 # ---------------------------------------------------------------- sources
 
 def sources(game, i: int) -> list:
-    """The record ids in play for seat ``i`` whose ``active`` condition (if any) holds."""
+    """The record ids in play for seat ``i`` whose ``active`` condition (if any) holds.
+
+    Kept in the game's memo, like a ruleset function's result, while the
+    state stands still: several modifiers read one state's sources.
+    """
     name = game.rules.sources
     if name is None:
         return []
+    key = ("$sources", i)
+    kept = game.memo.get(key)
+    if kept is None:
+        kept = game.memo[key] = _find_sources(game, name, i)
+    return kept
+
+
+def _find_sources(game, name: str, i: int) -> list:
     params, tree = game.rules.functions[name]
     found = game.evaluate(tree, i, {params[0]: Player(i)})
     if type(found) is not list or not all(type(r) is str and r in game.rules.entities for r in found):

@@ -31,9 +31,11 @@ TOY = FIXTURES / "toy"
 # Every bundled game, and fixtures so the harness itself is tried on more than one game
 # (the hooks fixture brings hook chains, scripted seats, tracks and key-list scores; fewest
 # brings announced, sealed and secret choices, told lines, copies and a lowest-wins score;
-# auction brings a row of lots, hidden bids and bidders that are not people).
+# auction brings a row of lots, hidden bids and bidders that are not people;
+# dice brings seeded rolls).
 RULESET_IDS = available() + [str(TOY), str(FIXTURES / "hooks"), str(FIXTURES / "ttt"),
-                             str(FIXTURES / "fewest"), str(FIXTURES / "auction")]
+                             str(FIXTURES / "fewest"), str(FIXTURES / "auction"),
+                             str(FIXTURES / "dice")]
 MAX_DECISIONS = 20_000            # a random game that has not ended by then never will
 
 
