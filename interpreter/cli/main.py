@@ -161,6 +161,8 @@ def _values(spec: dict) -> str:
     shown = ", ".join(_plain(v) for v in values)
     if spec["type"] == "subset":
         shown = f"any of {shown}, comma-separated"
+    if spec["type"] == "per_seat":
+        shown = f"one per seat from seat 1, in order, of {shown}, comma-separated"
     return f"{shown} (table {spec['table']})" if spec.get("table") else shown
 
 
