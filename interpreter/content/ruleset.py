@@ -448,7 +448,8 @@ def _check_declared_names(rules, manifest: Source, components: Source, problems:
 def _vocabulary(rules: Ruleset) -> Vocabulary:
     attributes = set(rules.player_components) | set(PLAYER_ATTRIBUTES) | {"id"}
     for kind in mechanics.COMPONENTS.values():
-        attributes |= {name for names in kind.attributes.values() for name in names}
+        if kind.held(rules):                      # a sparse kind's names only where it is declared
+            attributes |= {name for names in kind.attributes.values() for name in names}
     attributes |= set(rules.options)
     for spec in rules.table_specs.values():
         attributes |= tables.field_names(spec.get("fields", {}))
@@ -497,7 +498,7 @@ def _declare_kinds(rules: Ruleset, vocab: Vocabulary) -> None:
         vocab.tables[table] = {"id": kinds.Record(table), "name": kinds.STRING,
                                "text": kinds.STRING, "table": kinds.STRING,
                                **{n: tables.field_kind(f) for n, f in spec.get("fields", {}).items()}}
-    for kind in mechanics.COMPONENTS.values():
+    for kind in filter(lambda kind: kind.held(rules), mechanics.COMPONENTS.values()):
         vocab.value_attributes.update({
             owner: {name: kinds.parse_kind(k) for name, k in attrs.items()}
             for owner, attrs in kind.attributes.items()})

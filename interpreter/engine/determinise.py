@@ -62,6 +62,9 @@ def determinise(game, viewer: int, seed: int = 0, view: dict | None = None):
     new = {key: plain_copy(value) for key, value in state.items()
            if key not in ("players", "flow", "log", "history")}
     new.update(_sheet(game, view, view, shown["table"], shown["table"], False, zones["table"]))
+    for section, kind in COMPONENTS.items():
+        for name in rules_dealt(game, section, kind):
+            new[kind.state_key][name] = zones["dealt"][name]
     if "known" in state:
         new["known"] = [plain_copy(entry) for entry in state["known"] if entry["seat"] == viewer]
     new.update(seed=seed, rng=rng, players=players, flow=flow, history=[],
@@ -69,6 +72,13 @@ def determinise(game, viewer: int, seed: int = 0, view: dict | None = None):
     if state["flow"].get("snapshot") is not None:     # the others as the view shows them, both ways
         flow["snapshot"] = {key: plain_copy(new[key]) for key in game.table_keys}
     return Game(game.rules, new)
+
+
+def rules_dealt(game, section: str, kind) -> list:
+    """The table's components of a kind that deals its own hidden cards."""
+    if kind.deal is None or kind.where != "table":
+        return []
+    return list(game.rules.declared[section])
 
 
 def previewer(game, player: int, seed: int = 0, view: dict | None = None):
@@ -117,6 +127,12 @@ def _deal(game, view: dict, shown: dict, rng: int):
         seen = view["players"][i]["zones"]
         out["players"].append({name: _slots(data["zones"][name], seen[name], table_of, slots, pools)
                                for name in data["zones"]})
+    out["dealt"] = {}                        # kinds holding cards of their own (an auction's bids)
+    for section, kind in COMPONENTS.items():
+        if kind.deal is not None and kind.where == "table":
+            for name, spec in rules.declared[section].items():
+                out["dealt"][name] = kind.deal(game, name, spec, shown["table"][kind.state_key][name],
+                                               view[kind.state_key][name], table_of, slots, pools)
     for pool in pools.values():
         pool.sort(key=str)                   # canonical, so equal views give equal deals
     shows = {}
@@ -184,7 +200,7 @@ def _sheet(game, seen: dict, mine: dict, data: dict, own: dict, per_player: bool
     for section, kind in COMPONENTS.items():
         key = kind.state_key
         if key is None or key == "zones" or kind.where not in (
-                "declared", "player" if per_player else "table"):
+                "declared", "player" if per_player else "table") or not kind.held(rules):
             continue
         part = out.setdefault(key, {})
         for name, spec in rules.declared[section].items():

@@ -686,7 +686,7 @@ _COMPONENT_KEYS = {kind.state_key for kind in mechanics.COMPONENTS.values() if k
 def _new_components(rules, per_player: bool) -> dict:
     """The starting data of every component a seat (or the table) holds, by kind."""
     kinds = {section: kind for section, kind in mechanics.COMPONENTS.items() if kind.state_key
-             and kind.where in ("declared", "player" if per_player else "table")}
+             and kind.where in ("declared", "player" if per_player else "table") and kind.held(rules)}
     data: dict = {kind.state_key: {} for kind in kinds.values()}
     if per_player:
         data["earned"] = {}                # what each counter with an earning cap has gained

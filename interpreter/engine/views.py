@@ -52,7 +52,8 @@ def _components(game, data: dict, viewer: int, owner: int | None, per_player: bo
     memo: dict = {}                                   # one rule shared by many entries: read once
     revealed = set(game.rules.manifest.get("reveal_at_end", ())) if game.over else ()
     for section, kind in COMPONENTS.items():
-        if not kind.state_key or kind.where not in ("declared", "player" if per_player else "table"):
+        if not kind.state_key or kind.where not in ("declared", "player" if per_player else "table") \
+                or not kind.held(game.rules):
             continue
         shown = out.setdefault(kind.state_key, {})
         declared = game.rules.declared[section]

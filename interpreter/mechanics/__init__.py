@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ..dsl.kinds import PROGRAM, Signature, VerbSignature, parse_signature, parse_verb
 from ..model.values import Grid, Room, Side, Track
-from . import core, counters, graphs, grids, programs, seats, tracks, variables, zones
+from . import auction, core, counters, graphs, grids, programs, seats, tracks, variables, zones
 
 
 class Verb:
@@ -78,6 +78,7 @@ COMPONENTS = {kind.section: kind for kind in (
     grids.KIND,
     tracks.KIND,
     graphs.KIND,
+    auction.KIND,
 )}
 
 # What ``value.name`` reads, for each engine value that has attributes.
@@ -104,6 +105,22 @@ VERBS = {
     "do": Verb(programs.do, "do program [with record]"),
     "signal": Verb(programs.signal, "signal hook [with record]", resume=programs.resume_chain,
                    labels=programs.chain_labels),
+    # auctions (a lot or a bid is a record from lots()/bids(); see mechanics/auction.py)
+    "lay": Verb(auction.lay, "lay list of id on string", resume=auction.resume, labels=auction.labels),
+    "bid": Verb(auction.bid, "bid id or none at record [with record]", resume=auction.resume,
+                labels=auction.labels),
+    "resolve": Verb(auction.resolve, "resolve record", resume=auction.resume, labels=auction.labels),
+    "stack": Verb(auction.stack, "stack number on record"),
+    "take": Verb(auction.take, "take number from record [to player]"),
+    "revalue": Verb(auction.revalue, "revalue record to number"),
+    "transfer": Verb(auction.transfer, "transfer record to player"),
+    "shift": Verb(auction.shift, "shift record to record"),
+    "uncover": Verb(auction.uncover, "uncover record"),
+    "show": Verb(auction.show, "show record to player"),
+    "token": Verb(auction.token, "token string on record [with record]"),
+    "untoken": Verb(auction.untoken, "untoken string from record"),
+    "award": Verb(auction.award, "award record to player"),
+    "charge": Verb(auction.charge, "charge number on record [to player]"),
 }
 
 FUNCTIONS = {
@@ -152,4 +169,11 @@ FUNCTIONS = {
     "degree": Function(graphs.degree, "degree(graph, id) -> number"),
     "components": Function(graphs.components, "components(graph, list of id) -> list of list of id"),
     "reach": Function(graphs.reach, "reach(graph, id, list of id) -> list of id"),
+    # auctions
+    "lots": Function(auction.lots, "lots(string) -> list of record"),
+    "bids": Function(auction.bids, "bids(record) -> list of record"),
+    "bid_total": Function(auction.bid_total, "bid_total(record, player) -> number"),
+    "ranking": Function(auction.ranking, "ranking(record) -> list of player"),
+    "resolving": Function(auction.resolving, "resolving(string) -> record or none"),
+    "stack_limit": Function(auction.stack_limit, "stack_limit(string, player, id, bool) -> number or none"),
 }

@@ -34,7 +34,11 @@ class ComponentKind:
     ``language_kind(spec, of_value)`` the kind (dsl.kinds) the checker gives its
     name, ``of_value`` giving the kind of a plain value;
     ``prepare(rules, name, spec)`` what is built once at load, kept in
-    ``rules.prepared[name]`` (a graph). A kind with no ``state_key`` holds no state.
+    ``rules.prepared[name]`` (a graph); ``deal(game, name, spec, data, seen,
+    table_of, slots, pools)`` for look-ahead, the data rebuilt from what the
+    view shows, each hidden card a slot dealt from the pools of hidden cards
+    (see ``engine/determinise``; kinds without it are copied or reset).
+    A kind with no ``state_key`` holds no state.
     """
     section: str                     # its key in components.yaml
     state_key: str | None            # its data's key in a player's data and the table's
@@ -47,8 +51,14 @@ class ComponentKind:
     attributes: dict = field(default_factory=dict)   # value kind -> {attribute: its kind}
     check: Callable | None = None
     prepare: Callable | None = None
+    deal: Callable | None = None
+    sparse: bool = False             # in a state only when declared: older games' states unchanged
     language_kind: Callable = lambda spec, value_kind: ANY   # (spec, of_value) -> its name's Kind
     summary: str = ""
+
+    def held(self, rules) -> bool:
+        """Whether states of this ruleset hold the kind's section (a sparse kind: only if declared)."""
+        return not self.sparse or bool(rules.declared[self.section])
 
     def per_player(self, spec) -> bool:
         """Whether each seat holds its own copy of this declaration."""

@@ -75,14 +75,24 @@ def signal(ctx, arg, kw) -> None:
     if type(names) is not dict or sorted(names) != sorted(declared):
         raise RuleError(f"hook point '{arg}' takes the names {declared}, got {describe(names)}")
     me = ctx.env.get("self")
-    chain = []
-    for i in _seat_order(game, None if me is None else seat(me)):
-        for rid in sources(game, i):
-            key = game.rules.handlers.get(rid, {}).get(arg)
-            if key is not None:
-                chain.append({"owner": i, "record": rid, "effect": key})
+    chain = listeners(game, arg, None if me is None else seat(me))
     if chain:
         game.schedule(hook=arg, chain=chain, names=names)
+
+
+def listeners(game, point: str, first: int | None) -> list:
+    """Who hears ``point`` now: ``{"owner", "record", "effect"}`` from seat ``first`` on.
+
+    A mechanic that raises a hook point itself pushes a frame of its own with
+    this chain (``hook``, ``chain``, ``names``) and resumes it with ``resume_chain``.
+    """
+    chain = []
+    for i in _seat_order(game, first):
+        for rid in sources(game, i):
+            key = game.rules.handlers.get(rid, {}).get(point)
+            if key is not None:
+                chain.append({"owner": i, "record": rid, "effect": key})
+    return chain
 
 
 def resume_chain(game, th, frame, node):

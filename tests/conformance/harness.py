@@ -30,7 +30,8 @@ FIXTURES = Path(__file__).resolve().parents[1] / "rulesets"
 TOY = FIXTURES / "toy"
 # Every bundled game, and fixtures so the harness itself is tried on more than one game
 # (the hooks fixture brings hook chains, scripted seats, tracks and key-list scores).
-RULESET_IDS = available() + [str(TOY), str(FIXTURES / "hooks"), str(FIXTURES / "ttt")]
+RULESET_IDS = available() + [str(TOY), str(FIXTURES / "hooks"), str(FIXTURES / "ttt"),
+                             str(FIXTURES / "auction")]
 MAX_DECISIONS = 20_000            # a random game that has not ended by then never will
 
 

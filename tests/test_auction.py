@@ -1,0 +1,263 @@
+"""The generic auction (interpreter/mechanics/auction.py) on the fixture tests/rulesets/auction.
+
+The fixture bends the auction the way factions do, each with a listener
+record or a modifier and no code: a support token that pays the buyer, a
+tie winner, a discount on the face-down lot, a peek at it (the auction's
+``visible_to``), a skim of stacked coins, a bid moved on before the reveal,
+a drone (a scripted seat that wins ties) and a dummy set (loses ties).
+"""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from interpreter.content.ruleset import load_ruleset
+from interpreter.engine.determinise import determinise
+from interpreter.engine.game import Game
+from interpreter.diagnostics import ContentError
+from interpreter.model.values import RuleError
+
+FIXTURE = Path(__file__).resolve().parent / "rulesets" / "auction"
+RULES = load_ruleset(str(FIXTURE))
+
+
+def new(players=3, seed=1) -> Game:
+    return Game.new(RULES, players=players, seed=seed)
+
+
+def pick(game: Game, seat: int, *starts: str) -> None:
+    """Answer ``seat``'s decision with the first option whose label starts with each text in turn."""
+    for start in starts:
+        decision = game.decision_for(seat)
+        assert decision is not None, f"P{seat + 1} has no decision (wanted {start!r})"
+        labels = list(decision.options)
+        found = [k for k, label in enumerate(labels) if label.startswith(start)]
+        assert found, f"P{seat + 1}: no option starts with {start!r}: {labels}"
+        game.apply(seat, found[0])
+
+
+def bid(game, seat, card, lot, face="face up", coins="0 coin"):
+    pick(game, seat, card, f"lot {lot}")
+    if game.decision_for(seat) is not None and game.decision_for(seat).prompt == "a face":
+        pick(game, seat, face)
+    if game.decision_for(seat) is not None and game.decision_for(seat).prompt == "coins to stack":
+        pick(game, seat, coins)
+
+
+def market(game) -> dict:
+    return game.state["auctions"]["market"]
+
+
+def counter(game, seat, name="coin"):
+    return game.state["players"][seat]["counters"][name]
+
+
+def round_one(game, bids):
+    """The sponsor supports lot 1, then each (seat, card, lot, face, coins) in bidding order."""
+    pick(game, 0, "support")
+    for args in bids:
+        bid(game, *args)
+
+
+# ---------------------------------------------------------------- placing bids
+
+def test_lay_takes_the_lots_out_of_their_zone_and_lays_the_last_face_down():
+    game = new()
+    lots = market(game)["lots"]
+    assert [lot["down"] for lot in lots] == [False, False, True]
+    assert not any(lot["id"] in game.state["zones"]["deck"] for lot in lots)
+    assert len(game.state["zones"]["deck"]) == 5
+
+
+def test_a_bid_takes_its_card_and_pays_its_coins_within_the_stack_limit():
+    game = new()
+    round_one(game, [(0, "Red 1", 1, "face up", "3 coin")])
+    placed = market(game)["bids"][-1]
+    assert (placed["card"], placed["lot"], placed["coins"], placed["owner"]) == ("r1", 1, 3, 0)
+    assert "r1" not in game.state["players"][0]["zones"]["hand"]
+    assert counter(game, 0) == 5
+    # Blue 3 holds 2 face up, and the hoarder's +1 (a stack modifier) makes it 3.
+    pick(game, 1, "Blue 3", "lot 2")
+    assert list(game.decision_for(1).options)[-1] == "face down"
+    pick(game, 1, "face up")
+    assert list(game.decision_for(1).options) == ["0 coin", "1 coin", "2 coin", "3 coin"]
+
+
+def test_a_card_without_a_face_down_side_is_only_offered_face_up():
+    game = new()
+    pick(game, 0, "support", "Red 3", "lot 1")
+    assert game.decision_for(0).prompt == "coins to stack"      # the face was the only option
+
+
+def test_the_bid_verb_refuses_too_many_coins_and_changes_nothing():
+    game = new()
+    before = game.to_json()
+    with pytest.raises(RuleError, match="at most 2 coins face down"):
+        game.execute('bid r1 at lots(market)[1] with {down: true, coins: 3}', player=0)
+    with pytest.raises(RuleError, match="no face-down side"):
+        game.execute('bid r3 at lots(market)[1] with {down: true}', player=0)
+    assert game.to_json() == before
+
+
+# ---------------------------------------------------------------- hidden information
+
+def face_down_game():
+    """P2 bids Blue 1 face down on lot 1; P1 and P3 have not seen it."""
+    game = new()
+    round_one(game, [(0, "Red 1", 1), (1, "Blue 1", 1, "face down", "2 coin")])
+    return game
+
+
+def test_a_face_down_bid_shows_only_to_its_owner():
+    game = face_down_game()
+    mine = [b for b in game.view(1)["auctions"]["market"]["bids"] if b["owner"] == 1][0]
+    theirs = [b for b in game.view(0)["auctions"]["market"]["bids"] if b["owner"] == 1][0]
+    assert mine["card"] == "b1"
+    assert theirs["card"] is None and theirs["value"] is None and theirs["coins"] == 2
+    assert not any("Blue 1" in line for line in game.view(0)["log"])
+    assert any("Blue 1" in line for line in game.view(1)["log"])
+
+
+def test_the_face_down_lot_shows_only_to_whom_visible_to_names():
+    game = new()
+    assert game.view(0)["auctions"]["market"]["lots"][2]["id"] is None
+    assert game.view(1)["auctions"]["market"]["lots"][2]["id"] == market(game)["lots"][2]["id"]  # the seer
+
+
+def test_show_lets_one_seat_see_a_face_down_bid():
+    game = face_down_game()
+    game.execute("show bids(lots(market)[1])[2] to players[3]")
+    assert [b["card"] for b in game.view(2)["auctions"]["market"]["bids"] if b["owner"] == 1] == ["b1"]
+    assert [b["card"] for b in game.view(0)["auctions"]["market"]["bids"] if b["owner"] == 1] == [None]
+
+
+def test_look_ahead_deals_the_hidden_bid_afresh_and_keeps_the_view():
+    game = face_down_game()
+    dealt = set()
+    for seed in range(12):
+        det = determinise(game, 0, seed)
+        assert det.view(0)["auctions"] == game.view(0)["auctions"]
+        card = [b for b in det.state["auctions"]["market"]["bids"] if b["owner"] == 1][0]["card"]
+        hand = det.state["players"][1]["zones"]["hand"]
+        assert card is not None and card not in hand
+        dealt.add(card)
+    assert len(dealt) > 1                       # not the true card every time: it was never seen
+    assert "r1" not in dealt                    # a card the viewer sees is never dealt
+
+
+def test_look_ahead_deals_the_face_down_lot_from_unseen_lots():
+    game = new()
+    true_lot = market(game)["lots"][2]["id"]
+    seen = {lot["id"] for lot in market(game)["lots"][:2]}
+    ids = {determinise(game, 0, seed).state["auctions"]["market"]["lots"][2]["id"] for seed in range(12)}
+    assert not ids & seen and len(ids) > 1
+    assert {determinise(game, 1, seed).state["auctions"]["market"]["lots"][2]["id"]
+            for seed in range(4)} == {true_lot}          # the seer knows it
+
+
+# ---------------------------------------------------------------- resolving
+
+def to_resolution(game, bids):
+    round_one(game, bids)
+
+
+def test_ranking_ties_go_by_the_declared_tie_function():
+    game = new()
+    # lot 2: the drone bids 1; P1 bids 1 (ties the drone), P2 (the duelist) ties P3 on lot 1.
+    to_resolution(game, [(0, "Red 1", 2), (1, "Blue 2", 1), (2, "Green 2", 1),
+                         (0, "Red 2", 3), (1, "Blue 1", 3), (2, "Green 1", 3)])
+    assert game.evaluate("ranking(lots(market)[1])") == game.evaluate("[players[2], players[3]]")
+    assert game.evaluate("ranking(lots(market)[2])[1] == drone")
+
+
+def test_the_buyer_pays_the_printed_values_and_the_lot_goes_where_lot_to_says():
+    game = new()
+    to_resolution(game, [(0, "Red 2", 1, "face up", "3 coin"), (1, "Blue 1", 1),
+                         (2, "Green 1", 2), (0, "Red 1", 3), (1, "Blue 2", 3), (2, "Green 2", 3)])
+    # P1 is asked first; scout: no move on lot 1's bid
+    pick(game, 0, "leave it")
+    assert list(game.decision_for(0).options)[0].startswith("buy")
+    coins = counter(game, 0)
+    lot = market(game)["lots"][0]["id"]
+    pick(game, 0, "buy")
+    assert counter(game, 0) == coins - 2 + 1            # price 2, then the sponsor's 1 to the buyer
+    assert game.state["players"][0]["zones"]["gallery"][0] == lot
+    assert game.state["zones"]["vault"][0] == "r2"       # won_to
+    assert "b1" in game.state["players"][1]["zones"]["hand"]      # lost_to
+    assert counter(game, 1) == 8 + 2                    # Blue 1's lose effect: gain 2 coin
+
+
+def test_a_decline_passes_the_lot_down_the_ranking():
+    game = new()
+    to_resolution(game, [(0, "Red 2", 1, "face up", "3 coin"), (1, "Blue 1", 1),
+                         (2, "Green 1", 2), (0, "Red 1", 3), (1, "Blue 2", 3), (2, "Green 2", 3)])
+    pick(game, 0, "leave it", "decline")
+    assert game.decision_for(1) is not None and list(game.decision_for(1).options)[0] == \
+        f"buy {RULES.entities[market(game)['lots'][0]['id']]['name']} for 1 coin"
+    pick(game, 1, "buy")
+    lot = market(game)["lots"][0]
+    assert lot["status"] == "bought" and lot["buyer"] == 1
+    assert counter(game, 0) == 8 - 3 + 0                # the decliner's coins are gone; Red 2 has no lose
+
+
+def test_the_drone_takes_its_lot_free_and_keeps_its_coins_when_it_loses():
+    game = new()
+    to_resolution(game, [(0, "Red 1", 1), (1, "Blue 1", 1), (2, "Green 1", 1),
+                         (0, "Red 2", 3), (1, "Blue 2", 3), (2, "Green 2", 3)])
+    pick(game, 0, "leave it")
+    while market(game)["current"] == 1 or market(game)["lots"][0]["status"] == "open":
+        seat = game.pending()[0].player
+        pick(game, seat, "buy")
+    lot2 = market(game)["lots"][1]
+    assert lot2["status"] == "bought" and lot2["buyer"] == game.people   # the drone, unopposed
+    drone = game.state["players"][game.people]
+    assert drone["zones"]["gallery"] == [lot2["id"]]
+
+
+def test_save_and_load_in_the_middle_of_a_resolution():
+    game = new()
+    to_resolution(game, [(0, "Red 2", 1, "face up", "3 coin"), (1, "Blue 1", 1),
+                         (2, "Green 1", 2), (0, "Red 1", 3), (1, "Blue 2", 3), (2, "Green 2", 3)])
+    pick(game, 0, "leave it")
+    saved = Game.from_json(RULES, game.to_json())
+    pick(game, 0, "decline")
+    pick(saved, 0, "decline")
+    assert saved.to_json() == game.to_json()
+
+
+def test_a_whole_game_is_the_same_for_the_same_seed():
+    from interpreter.agents.driver import drive, random_mover
+    runs = []
+    for _ in range(2):
+        game = new(players=2, seed=4)
+        drive(game, random_mover(4))
+        runs.append(game.to_json())
+    assert runs[0] == runs[1] and json.loads(runs[0])["result"] is not None
+
+
+# ---------------------------------------------------------------- the loader
+
+def copy_fixture(tmp_path) -> Path:
+    target = tmp_path / "auction"
+    shutil.copytree(FIXTURE, target)
+    return target
+
+
+def test_a_hook_point_declared_with_other_names_is_refused(tmp_path):
+    folder = copy_fixture(tmp_path)
+    flow = folder / "flow.yaml"
+    flow.write_text(flow.read_text().replace("price_paid: {names: [lot, buyer, price]",
+                                             "price_paid: {names: [lot, buyer]"))
+    with pytest.raises(ContentError, match="hook point 'price_paid' is raised by the auction"):
+        load_ruleset(str(folder))
+
+
+def test_an_unknown_flow_function_is_refused_at_its_line(tmp_path):
+    folder = copy_fixture(tmp_path)
+    components = folder / "components.yaml"
+    components.write_text(components.read_text().replace("lot_to: lot_home", "lot_to: lot_hom"))
+    with pytest.raises(ContentError, match=r"components.yaml:\d+:\d+.*'lot_hom' is not a flow function"):
+        load_ruleset(str(folder))
