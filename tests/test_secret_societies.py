@@ -157,8 +157,7 @@ def _bidding(rules, seed=1):
                                                                         "robots"]})
     drive(game, random_mover(seed), until=lambda g: g.evaluate('phase == "bidding"'))
     while True:                                               # until some face-down bid is down
-        down = game.evaluate("flatten(list(flatten(list(list(c for c in p.bid_down[k]) for k in "
-                             "range(1, 9))) for p in players))")
+        down = game.evaluate("flatten(list(list(b.card for b in bids(l) if b.down) for l in lots(market)))")
         if down or not game.evaluate('phase == "bidding"'):
             return game, down
         d = game.pending()[0]
@@ -170,9 +169,8 @@ def _bidding(rules, seed=1):
 def test_coins_hands_face_down_bids_and_the_face_down_deed_are_hidden(rules):
     game, down = _bidding(rules)
     assert down, "a face-down bid was placed"
-    blind = game.evaluate("top(blind)")
-    owner = next(i for i in range(3) if game.evaluate(f"count(flatten(list(list(c for c in "
-                                                      f"players[{i + 1}].bid_down[k]) for k in range(1, 9)))) > 0"))
+    blind = game.evaluate("first(list(l.id for l in lots(market) if l.down))")
+    owner = game.evaluate("first(flatten(list(list(b.owner for b in bids(l) if b.down) for l in lots(market))))").seat
     other = (owner + 1) % 3
     mine, theirs = _strings(game.view(owner)), _strings(game.view(other))
     assert down[0] in mine and down[0] not in theirs
