@@ -19,19 +19,19 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def reference_ids(text: str) -> list[str]:
-    """The ids a reference defines: those that start a rule bullet or heading."""
+    """The ids a reference defines: those that start a rule bullet (``- ID`` or ``* **ID**``) or heading."""
     ids = []
     for line in text.splitlines():
-        m = re.match(r"\s*(?:-|#+)?\s*\**([A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d{2})\b", line)
+        m = re.match(r"\s*(?:-|#+|\*(?=\s+\*\*))?\s*\**([A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*-\d{2})\b", line)
         if m and m.group(1) not in ids:
             ids.append(m.group(1))
     return ids
 
 
 def expand(cited: str) -> set[str]:
-    """'AMB-03/04' and 'LR-BONUS-01..05' name several ids."""
+    """'AMB-03/04' and 'LR-BONUS-01..05' name several ids; a part may hold digits ('SS-2P-01')."""
     out = set()
-    for part in re.finditer(r"([A-Z][A-Z0-9]*(?:-[A-Z]+)*-)(\d{2})((?:/\d{2})*)(?:\.\.(\d{2}))?", cited):
+    for part in re.finditer(r"([A-Z][A-Z0-9]*(?:-[0-9]*[A-Z][A-Z0-9]*)*-)(\d{2})((?:/\d{2})*)(?:\.\.(\d{2}))?", cited):
         prefix, first, more, last = part.group(1), int(part.group(2)), part.group(3), part.group(4)
         numbers = {first} | {int(n) for n in more.split("/") if n}
         if last:

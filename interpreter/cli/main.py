@@ -161,6 +161,8 @@ def _values(spec: dict) -> str:
     shown = ", ".join(_plain(v) for v in values)
     if spec["type"] == "subset":
         shown = f"any of {shown}, comma-separated"
+    if spec["type"] == "per_seat":
+        shown = f"one per seat from seat 1, in order, of {shown}, comma-separated"
     return f"{shown} (table {spec['table']})" if spec.get("table") else shown
 
 
@@ -307,7 +309,29 @@ def _game_options(func):
                         help="Who plays each seat (default: random); the last name repeats.")(func)
     func = click.option("--seed", type=int, default=1, show_default=True, help="Random seed.")(func)
     func = click.option("--players", "-p", type=int, help="Number of players (default: the game's).")(func)
+    func = click.argument("option_flags", nargs=-1, type=click.UNPROCESSED, metavar="[--OPTION VALUE]...",
+                          callback=_option_flags)(func)
     return click.argument("game")(func)
+
+
+# `play` and `simulate` take any game option as its own flag too: `--factions a,b` is `-o factions=a,b`.
+OPTION_FLAGS = {"ignore_unknown_options": True}
+
+
+def _option_flags(ctx, param, words) -> tuple[str, ...]:
+    """``("--factions", "a,b", "--hqs=x")`` -> ``("factions=a,b", "hqs=x")``."""
+    pairs, words = [], list(words)
+    while words:
+        word = words.pop(0)
+        if not word.startswith("--") or len(word) < 3:
+            raise click.BadParameter(f"expected --OPTION VALUE, got {word!r}", ctx, param)
+        name, sep, value = word[2:].partition("=")
+        if not sep:
+            if not words:
+                raise click.BadParameter(f"--{name} needs a value", ctx, param)
+            value = words.pop(0)
+        pairs.append(f"{name}={value}")
+    return tuple(pairs)
 
 
 def _setup(game, players, seed, seats, options, expansions, humans: bool) -> session.Setup:
@@ -321,15 +345,18 @@ def _setup(game, players, seed, seats, options, expansions, humans: bool) -> ses
     return session.Setup(rules, game, count, seed, resolved, names)
 
 
-@cli.command()
+@cli.command(context_settings=OPTION_FLAGS)
 @_game_options
 @click.option("--log", "log_file", type=click.Path(dir_okay=False, writable=True),
               help="Write a JSON log of the game, for `rulebook replay`.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the result table and the winner.")
-def play(game, players, seed, seats, options, expansions, log_file, quiet):
-    """Play one game to the end, with bots and/or people (`--seats human,random`)."""
+def play(game, option_flags, players, seed, seats, options, expansions, log_file, quiet):
+    """Play one game to the end, with bots and/or people (`--seats human,random`).
+
+    Any game option may also be given as its own flag: `--NAME VALUE` is `-o NAME=VALUE`.
+    """
     from .human import Human
-    setup = _setup(game, players, seed, seats, options, expansions, humans=True)
+    setup = _setup(game, players, seed, seats, options + option_flags, expansions, humans=True)
     console = out()
     match = setup.new_game()
     human = Human(match, console) if HUMAN in setup.seats else None
@@ -375,16 +402,16 @@ def replay(log_file):
     click.echo(f"replay ok: {log['final']}")
 
 
-@cli.command()
+@cli.command(context_settings=OPTION_FLAGS)
 @_game_options
 @click.option("--games", "-n", type=click.IntRange(min=1), default=20, show_default=True,
               help="How many games (seeds SEED..SEED+N-1).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               help="Output format.")
-def simulate(game, players, seed, seats, options, expansions, games, fmt):
-    """Play many bot-only games and summarise wins and scores per seat."""
+def simulate(game, option_flags, players, seed, seats, options, expansions, games, fmt):
+    """Play many bot-only games and summarise wins and scores per seat (`--NAME VALUE` sets an option)."""
     from rich.progress import Progress
-    setup = _setup(game, players, seed, seats, options, expansions, humans=False)
+    setup = _setup(game, players, seed, seats, options + option_flags, expansions, humans=False)
     console = err()
     with Progress(console=console, transient=True, disable=not console.is_terminal) as bar:
         task = bar.add_task("playing", total=games)

@@ -2,7 +2,10 @@
 
 Option kinds (``type`` in the manifest): ``choice`` (one of ``values`` or of a
 table's ids), ``bool``, ``seats`` (1-based seat numbers) and ``subset`` (some
-of ``values`` or of a table's ids, in table order, or as given when ``ordered``). Text values, as typed on a command line,
+of ``values`` or of a table's ids, in table order, or as given when ``ordered``)
+and ``per_seat`` (values in seat order,
+one per seat from seat 1, each at most once, at most one per seat: seats
+left out are the game's to fill). Text values, as typed on a command line,
 are accepted too (``"true"``, ``"1,3"``, ``"2"`` for the number 2), so the
 command line, scenario files and the API set every kind alike.
 """
@@ -57,6 +60,8 @@ def _check_option(rules, name, spec, value, players, typed=False):
         value = _from_text(value, allowed) if typed else value
         if value not in allowed:
             raise ValueError(f"option '{name}' must be one of {', '.join(map(str, allowed))}, not {value!r}")
+    elif kind == "per_seat":
+        value = _per_seat(rules, name, spec, value, players, typed)
     elif kind in ("seats", "subset"):
         if isinstance(value, str):
             value = [v for v in value.split(",") if v]
@@ -79,6 +84,26 @@ def _check_option(rules, name, spec, value, players, typed=False):
             value = list(dict.fromkeys(value))        # as given, each value once
         else:
             value = sorted(set(value), key=allowed.index)
+    return value
+
+
+def _per_seat(rules, name, spec, value, players, typed) -> list:
+    """A list in seat order: allowed values, none twice, no more than there are seats."""
+    if isinstance(value, str):
+        value = [v.strip() for v in value.split(",") if v.strip()]
+    if not isinstance(value, list):
+        raise ValueError(f"option '{name}' takes a list in seat order, not {value!r}")
+    allowed = spec.get("values") or rules.tables.get(spec.get("table"), [])
+    if typed:
+        value = [_from_text(v, allowed) for v in value]
+    bad = [v for v in value if v not in allowed]
+    if bad:
+        raise ValueError(f"option '{name}': {', '.join(map(str, bad))} not among "
+                         f"{', '.join(map(str, allowed))}")
+    if len(set(map(str, value))) < len(value):
+        raise ValueError(f"option '{name}' names a value twice: {', '.join(map(str, value))}")
+    if len(value) > players:
+        raise ValueError(f"option '{name}' gives {len(value)} values for {players} seats")
     return value
 
 

@@ -553,7 +553,7 @@ def _option_kind(spec: dict):
     values = spec.get("values") or []
     item = (kinds.Record(spec["table"]) if "table" in spec
             else kinds.union(*map(kinds.of_value, values)) if values else kinds.ANY)
-    return kinds.ListOf(item) if kind == "subset" else item
+    return kinds.ListOf(item) if kind in ("subset", "per_seat") else item
 
 
 def _dict_keys(tree) -> set:

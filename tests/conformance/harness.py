@@ -62,6 +62,8 @@ def option_values(rules, name: str, players: int) -> list:
     allowed = list(spec.get("values") or rules.tables.get(spec.get("table"), []))
     if kind == "subset":
         return [[]] + [[v] for v in allowed] + [allowed]
+    if kind == "per_seat":                    # each value in seat 1 once, and left to the game
+        return [[]] + [[v] for v in allowed]
     return allowed
 
 
