@@ -14,7 +14,7 @@ from rich.table import Table
 
 from ..diagnostics import ContentError, Diagnostic, render_json, render_text
 from ..model.values import InternalError, RuleError
-from . import session
+from . import session, validate_cmd
 from .common import (HUMAN, CliError, describe_error, echo_error, err, load, out,
                      parse_options, parse_seats, player_count)
 from .render import wrap
@@ -172,56 +172,9 @@ def _plain(value) -> str:
     return "(none)" if value is None else str(value)
 
 
-# ---------------------------------------------------------------- validate
+# ---------------------------------------------------------------- validate (validate_cmd.py)
 
-@cli.command()
-@click.argument("targets", nargs=-1, required=True, metavar="PATH|GAME...")
-@click.option("--expansion", "-x", "expansions", multiple=True, help="Apply an expansion (repeatable).")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-              help="text: compiler-style messages; json: a list of diagnostics.")
-@click.option("--no-smoke", is_flag=True,
-              help="Skip the short random game per player count that checks the flow runs.")
-def validate(targets, expansions, fmt, no_smoke):
-    """Load rulesets and report every problem in their content.
-
-    Unless --no-smoke, each also plays one short seeded random game per
-    player count (at most 100 decisions), so a flow that crashes or never
-    reaches a decision at the start is reported where it goes wrong.
-    """
-    problems: list[Diagnostic] = []
-    io_error = False
-    for target in targets:
-        try:
-            rules = load(target, expansions)
-        except ContentError as exc:
-            problems += exc.diagnostics
-            if fmt == "text":
-                click.echo(render_text(exc.diagnostics, sources=exc.sources))
-            continue
-        except (CliError, OSError) as exc:
-            echo_error(str(exc) if isinstance(exc, CliError) else describe_error(exc))
-            io_error = True
-            continue
-        from ..engine.smoke import smoke_problems     # the engine only when a game is played
-        smoke = [] if no_smoke else smoke_problems(rules)
-        if smoke:
-            problems += smoke
-            if fmt == "text":
-                click.echo(render_text(smoke))
-            continue
-        if fmt == "text":
-            click.echo(f"ok: {rules.id} ({len(rules.entities)} records, {_text_count(rules)} effect texts)")
-    if fmt == "json":
-        click.echo(render_json(problems))
-    elif problems:
-        click.echo(_count(len(problems)))
-    _exit(2 if io_error else 1 if problems else 0)
-
-
-def _text_count(rules) -> int:
-    """How many effect-language texts the ruleset compiled."""
-    return (len(rules.procedures) + len(rules.functions) + len(rules.effects)
-            + len(rules.expressions) + len(rules.visibility) + (rules.start is not None))
+cli.add_command(validate_cmd.validate)
 
 
 # ---------------------------------------------------------------- dsl
