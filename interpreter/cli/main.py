@@ -14,7 +14,7 @@ from rich.table import Table
 
 from ..diagnostics import ContentError, Diagnostic, render_json, render_text
 from ..model.values import InternalError, RuleError
-from . import session, validate_cmd
+from . import coverage_cmd, session, simulate_cmd, validate_cmd
 from .common import (HUMAN, CliError, describe_error, echo_error, err, load, out,
                      parse_options, parse_seats, player_count)
 from .render import wrap
@@ -300,34 +300,19 @@ def replay(log_file):
 
 @cli.command()
 @_game_options
-@click.option("--games", "-n", type=click.IntRange(min=1), default=20, show_default=True,
-              help="How many games (seeds SEED..SEED+N-1).")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-              help="Output format.")
-def simulate(game, players, seed, seats, options, expansions, games, fmt):
-    """Play many bot-only games and summarise wins and scores per seat."""
-    from rich.progress import Progress
+@simulate_cmd.options
+def simulate(game, players, seed, seats, options, expansions, **more):
+    """Play many bot-only games and report balance: per seat, bot, held record and option value.
+
+    Win rates come with 95% Wilson intervals; the --seats bots rotate so
+    each sits in each seat equally often. See also `rulebook report`.
+    """
     setup = _setup(game, players, seed, seats, options, expansions, humans=False)
-    console = err()
-    with Progress(console=console, transient=True, disable=not console.is_terminal) as bar:
-        task = bar.add_task("playing", total=games)
-        stats = session.simulate(setup, games, lambda: bar.advance(task))
-    if fmt == "json":
-        click.echo(json.dumps(stats, indent=2, ensure_ascii=False))
-        return
-    _print_stats(stats)
+    simulate_cmd.run(setup, **more)
 
 
-def _print_stats(stats: dict) -> None:
-    console = out()
-    console.print(f"{stats['game']}: {stats['games']} games, {stats['players']} players, "
-                  f"seeds {stats['seed']}..{stats['seed'] + stats['games'] - 1}")
-    table = _table("seat", "bot", "wins", "avg score", "min", "max", "avg return")
-    for row in stats["seats"]:
-        table.add_row(row["seat"], row["bot"], f"{row['wins']:g}", f"{row['average']:.2f}",
-                      str(row["min"]), str(row["max"]), f"{row['returns']:.3f}")
-    console.print(table)
-    console.print(f"average decisions per game: {stats['decisions_per_game']:.1f}")
+cli.add_command(simulate_cmd.report)
+cli.add_command(coverage_cmd.coverage_command)
 
 
 # ---------------------------------------------------------------- check
