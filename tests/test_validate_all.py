@@ -75,3 +75,14 @@ def test_a_valid_record_beside_a_broken_one_is_still_checked(copy):
     edit(copy / "data/gadgets.yaml", "normal: gain 2 stl\n", "normal: gain 2 stlth\n")
     codes = sorted(d.code for d in diagnostics(copy).diagnostics)
     assert codes == ["dsl-unknown-counter", "schema-unknown-key"], codes
+
+
+def test_a_broken_manifest_still_lets_its_files_be_read(copy):
+    # 'players' is required, so the manifest cannot be used; the files it names are still checked.
+    edit(copy / "game.yaml", "players: {min: 2, max: 12, default: 4}", "players: {min: 2, max: twelve}")
+    edit(copy / "components.yaml", "  bonus_used: {default: 0,", "  bonus_used: {defualt: 0,")
+    edit(copy / "data/missions.yaml", "missions:", "missions: [")
+    found = diagnostics(copy).diagnostics
+    where = sorted((Path(d.file).name, d.code) for d in found)
+    assert where == [("components.yaml", "schema-unknown-key"), ("game.yaml", "schema-type"),
+                     ("missions.yaml", "yaml-syntax")], where

@@ -14,7 +14,7 @@ from rich.table import Table
 
 from ..diagnostics import ContentError, Diagnostic, render_json, render_text
 from ..model.values import InternalError, RuleError
-from . import coverage_cmd, session, simulate_cmd, validate_cmd
+from . import compare_cmd, coverage_cmd, session, simulate_cmd, validate_cmd
 from .common import (HUMAN, CliError, describe_error, echo_error, err, load, out,
                      parse_options, parse_seats, player_count)
 from .render import wrap
@@ -313,6 +313,7 @@ def simulate(game, players, seed, seats, options, expansions, **more):
 
 cli.add_command(simulate_cmd.report)
 cli.add_command(coverage_cmd.coverage_command)
+cli.add_command(compare_cmd.compare_command)
 
 
 # ---------------------------------------------------------------- check

@@ -41,7 +41,7 @@ def tracing(fingerprint: str):
 
 
 def rule_ids(text: str) -> set[str]:
-    """The rule ids cited in ``text``; ``AMB-03/04`` and ``LR-BONUS-01..05`` name several."""
+    """The rule ids cited in ``text``; ``X-03/04`` and ``X-RULE-01..05`` name several."""
     out = set()
     for part in _ID.finditer(text):
         prefix, first, more, last = part.group(1), int(part.group(2)), part.group(3), part.group(4)
@@ -71,7 +71,7 @@ def report(rules, runs: dict[str, set]) -> dict:
     held = {rid: _record_rules(rules, rid) for rid in records}
     out = {"game": rules.id, "runs": list(runs), "branches": [], "records": [], "rules": []}
     for nid, (text, node) in sorted(blocks.items(), key=lambda kv: _place(kv[1][1], rules)):
-        out["branches"].append({"text": text, "at": rules.where(node),
+        out["branches"].append({"text": text, "at": _block_at(rules, node),
                                 **{label: nid in ran[label] for label in runs}})
     for rid, roots in sorted(records.items()):
         out["records"].append({"record": rid, "table": rules.entities[rid]["table"],
@@ -163,7 +163,12 @@ def _record_at(rules, rid) -> str:
     return f"{src.path}:{line}:{col}"
 
 
+def _block_at(rules, block) -> str:
+    """Where a block's first statement is written (the block itself starts at the ``:``)."""
+    return rules.where(block.body[0] if block.body else block)
+
+
 def _place(node, rules):
-    file, _, rest = rules.where(node).partition(":")
+    file, _, rest = _block_at(rules, node).partition(":")
     line, _, col = rest.partition(":")
     return file, int(line or 0), int(col or 0)
