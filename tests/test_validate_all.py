@@ -86,3 +86,12 @@ def test_a_broken_manifest_still_lets_its_files_be_read(copy):
     where = sorted((Path(d.file).name, d.code) for d in found)
     assert where == [("components.yaml", "schema-unknown-key"), ("game.yaml", "schema-type"),
                      ("missions.yaml", "yaml-syntax")], where
+
+
+def test_a_bad_data_list_in_the_manifest_is_one_problem(copy):
+    # The data list is set aside, so no record loads; what follows from that is left out.
+    edit(copy / "game.yaml", "  - data/items.yaml", "  - 5")
+    error = diagnostics(copy)
+    assert [d.code for d in error.diagnostics] == ["schema-type"], \
+        [(d.code, d.message) for d in error.diagnostics]
+    assert error.left_out > 0

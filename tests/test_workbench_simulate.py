@@ -132,3 +132,12 @@ def test_lairs_reports_the_agent_each_seat_held():
     held = [r["name"] for r in figures["records"]]
     assert held and all(name.startswith("agent=") for name in held)
     assert sum(r["games"] for r in figures["records"]) == 4      # 2 seats x 2 games
+
+
+def test_no_warning_when_the_seats_win_equally_often():
+    from interpreter.workbench.balance import _warnings
+    seat = {"games": 8, "win_rate": 0.5, "interval": [0.2, 0.8]}
+    assert _warnings({"games": 8, "seats": [dict(seat, seat="P1"), dict(seat, seat="P2")]}) == []
+    other = dict(seat, seat="P2", win_rate=0.25, interval=[0.07, 0.59])
+    [warning] = _warnings({"games": 8, "seats": [dict(seat, seat="P1"), other]})
+    assert warning.startswith("8 games are too few") and "separate P1 (50.0%) from P2 (25.0%)" in warning

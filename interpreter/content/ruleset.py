@@ -198,6 +198,7 @@ def load_ruleset(name_or_path: str, expansions=()) -> Ruleset:
     if problems.unusable(manifest):
         _read_named(folder, manifest, problems)          # their own problems, then stop
         problems.raise_if_any()
+    problems.blind = bool(problems.lost)   # a manifest entry set aside: any name may follow from it
     m = manifest.data
     rules.id, rules.title = m["id"], m.get("name", m["id"])
     rules.players = m["players"]

@@ -208,10 +208,11 @@ def _warnings(out: dict) -> list[str]:
     if not overlap(best["interval"], worst["interval"]):
         return []
     need = games_to_separate(best["win_rate"], worst["win_rate"])
-    more = (f"; about {need} games per seat would separate {best['seat']} "
-            f"({best['win_rate']:.1%}) from {worst['seat']} ({worst['win_rate']:.1%})"
-            if need else "")
-    return [f"{out['games']} games are too few for the seats' 95% intervals to separate{more}"]
+    if need is None:                       # equal rates: no number of games separates them
+        return []
+    return [f"{out['games']} games are too few for the seats' 95% intervals to separate; about "
+            f"{need} games per seat would separate {best['seat']} ({best['win_rate']:.1%}) from "
+            f"{worst['seat']} ({worst['win_rate']:.1%})"]
 
 
 def _round(value, places: int = 4):

@@ -47,6 +47,17 @@ def _page(figures: dict, pictures: list[str]) -> str:
         parts.append(_table("per bot", "bot", figures["bots"]))
     if figures["records"]:
         parts.append(_table("per record held", "holds", figures["records"]))
+    for name, values in figures["varied"].items():
+        rows = [{"name": f"{name}={v['value']}", "games": v["games"], "length": v["length"],
+                 "seats": v["seats"]} for v in values]
+        parts.append(_varied(name, rows))
+    first = figures["first_player"]
+    if first:
+        parts.append(f"<p>first seat: wins {first['win_rate']:.1%} ({_cell(first['interval'])}); "
+                     f"an even game gives {first['even']:.1%}</p>")
+    if figures["taken"]:
+        taken = ", ".join(f"{_e(t['record'])} {t['share']:.0%}" for t in figures["taken"][:12])
+        parts.append(f"<p>most taken (share of games): {taken}</p>")
     length = figures["length"]
     parts.append(f"<p>decisions per game: mean {length['mean']}, sd {length['sd']}, "
                  f"{length['min']}..{length['max']}</p>")
@@ -61,17 +72,30 @@ def _table(caption, first, rows, key="name") -> str:
     head = "".join(f"<th>{_e(label)}</th>" for _, label in [(key, first)] + COLUMNS)
     body = []
     for row in rows:
-        cells = [_e(row[key])] + [_cell(row[name]) for name, _ in COLUMNS]
+        cells = [_e(row[key])] + [_cell(row[name], name) for name, _ in COLUMNS]
         body.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
     return f"<h2>{_e(caption)}</h2><table><tr>{head}</tr>{''.join(body)}</table>"
 
 
-def _cell(value) -> str:
+def _varied(name, rows) -> str:
+    seats = [s["seat"] for s in rows[0]["seats"]] if rows else []
+    head = "".join(f"<th>{_e(h)}</th>" for h in ["value", "games", "avg decisions",
+                                                 *(f"{s} win rate" for s in seats)])
+    body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in [
+        _e(r["name"]), r["games"], _cell(r["length"]),
+        *(f"{_cell(s['win_rate'], 'win_rate')} ({_cell(s['interval'])})" for s in r["seats"])])
+        + "</tr>" for r in rows)
+    return f"<h2>option {_e(name)}</h2><table><tr>{head}</tr>{body}</table>"
+
+
+def _cell(value, name: str = "") -> str:
     if isinstance(value, list):
         return f"{value[0]:.1%} - {value[1]:.1%}"
     if value is None:
         return "-"
-    return _e(f"{value:g}" if isinstance(value, float) else str(value))
+    if name == "win_rate":
+        return f"{value:.1%}"
+    return _e(f"{value:.2f}" if isinstance(value, float) else str(value))
 
 
 def _e(text) -> str:
