@@ -141,3 +141,11 @@ def test_no_warning_when_the_seats_win_equally_often():
     other = dict(seat, seat="P2", win_rate=0.25, interval=[0.07, 0.59])
     [warning] = _warnings({"games": 8, "seats": [dict(seat, seat="P1"), other]})
     assert warning.startswith("8 games are too few") and "separate P1 (50.0%) from P2 (25.0%)" in warning
+
+
+def test_a_local_dask_cluster_of_two_workers_equals_one_core():
+    from interpreter.workbench import cluster
+    if not cluster.available():
+        pytest.skip("the [cluster] extra (dask distributed) is not installed")
+    args = ["simulate", TOY, "-n", "6", "--seats", "first,random", "--format", "json"]
+    assert run(*args, "--cluster", "local", "-j", "2").stdout == run(*args, "-j", "1").stdout

@@ -12,10 +12,10 @@ import click
 from rich import box
 from rich.table import Table
 
-from ..diagnostics import ContentError, Diagnostic, render_json, render_text
+from ..diagnostics import ContentError, Diagnostic, render_text
 from ..model.values import InternalError, RuleError
 from . import compare_cmd, coverage_cmd, session, simulate_cmd, validate_cmd
-from .common import (HUMAN, CliError, describe_error, echo_error, err, load, out,
+from .common import (HUMAN, CliError, describe_error, echo_error, load, out,
                      parse_options, parse_seats, player_count)
 from .render import wrap
 

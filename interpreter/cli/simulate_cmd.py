@@ -32,6 +32,9 @@ def options(func):
                      help="Rotate the --seats bots so each sits in each seat equally often."),
         click.option("--vary", "vary", multiple=True, metavar="OPTION",
                      help="Cycle a game option through all its values (repeatable)."),
+        click.option("--cluster", metavar="ADDRESS|local",
+                     help="Play on a Dask cluster (the [cluster] extra): a scheduler address, "
+                          "or 'local' for a local cluster of --jobs workers."),
         click.option("--shard", metavar="I/M",
                      help="Play only the I-th of M equal parts of the seeds (for many machines; "
                           "merge the --games-out files with `rulebook report`)."),
@@ -47,7 +50,7 @@ def options(func):
     return func
 
 
-def run(setup, games, fmt, jobs, rotate, vary, shard, games_out, report_dir) -> None:
+def run(setup, games, fmt, jobs, rotate, vary, cluster, shard, games_out, report_dir) -> None:
     """Play the games of ``setup`` and print or write what was asked."""
     plan = balance.Plan(setup.source, tuple(setup.rules.expansions), setup.players, setup.seed,
                         games, list(setup.seats), setup.options, rotate,
@@ -58,9 +61,18 @@ def run(setup, games, fmt, jobs, rotate, vary, shard, games_out, report_dir) -> 
     from rich.progress import Progress
     with Progress(console=console, transient=True, disable=not console.is_terminal) as bar:
         task = bar.add_task("playing", total=len(which))
-        rows = parallel.run(setup.rules, plan, which, jobs or parallel.default_jobs(),
-                            lambda: bar.advance(task))
+        advance = lambda: bar.advance(task)            # noqa: E731
+        rows = (_on_cluster(plan, which, cluster, jobs, advance) if cluster else
+                parallel.run(setup.rules, plan, which, jobs or parallel.default_jobs(), advance))
     _finish(plan.to_dict(), rows, fmt, games_out, report_dir, plan, part)
+
+
+def _on_cluster(plan, which, cluster, jobs, advance) -> list:
+    from ..workbench import cluster as dask
+    if not dask.available():
+        raise CliError("--cluster needs the [cluster] extra: pip install 'rulebook[cluster]'")
+    address = None if cluster == "local" else cluster
+    return dask.run(plan, which, address, jobs or parallel.default_jobs(), advance)
 
 
 def _finish(plan: dict, rows, fmt, games_out, report_dir, whole=None, part=None) -> None:
