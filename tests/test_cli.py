@@ -298,7 +298,7 @@ def test_simulate_text():
 
 def test_simulate_json():
     result = run("simulate", "lairs", "--games", "3", "-p", "3", "--seed", "4",
-                 "--seats", "first,random", "--format", "json")
+                 "--seats", "first,random", "--no-rotate", "--format", "json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["games"] == 3 and data["players"] == 3 and data["seed"] == 4

@@ -12,10 +12,10 @@ import click
 from rich import box
 from rich.table import Table
 
-from ..diagnostics import ContentError, Diagnostic, render_json, render_text
+from ..diagnostics import ContentError, Diagnostic, render_text
 from ..model.values import InternalError, RuleError
-from . import session
-from .common import (HUMAN, CliError, describe_error, echo_error, err, load, out,
+from . import compare_cmd, coverage_cmd, session, simulate_cmd, validate_cmd
+from .common import (HUMAN, CliError, describe_error, echo_error, load, out,
                      parse_options, parse_seats, player_count)
 from .render import wrap
 
@@ -174,56 +174,9 @@ def _plain(value) -> str:
     return "(none)" if value is None else str(value)
 
 
-# ---------------------------------------------------------------- validate
+# ---------------------------------------------------------------- validate (validate_cmd.py)
 
-@cli.command()
-@click.argument("targets", nargs=-1, required=True, metavar="PATH|GAME...")
-@click.option("--expansion", "-x", "expansions", multiple=True, help="Apply an expansion (repeatable).")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-              help="text: compiler-style messages; json: a list of diagnostics.")
-@click.option("--no-smoke", is_flag=True,
-              help="Skip the short random game per player count that checks the flow runs.")
-def validate(targets, expansions, fmt, no_smoke):
-    """Load rulesets and report every problem in their content.
-
-    Unless --no-smoke, each also plays one short seeded random game per
-    player count (at most 100 decisions), so a flow that crashes or never
-    reaches a decision at the start is reported where it goes wrong.
-    """
-    problems: list[Diagnostic] = []
-    io_error = False
-    for target in targets:
-        try:
-            rules = load(target, expansions)
-        except ContentError as exc:
-            problems += exc.diagnostics
-            if fmt == "text":
-                click.echo(render_text(exc.diagnostics, sources=exc.sources))
-            continue
-        except (CliError, OSError) as exc:
-            echo_error(str(exc) if isinstance(exc, CliError) else describe_error(exc))
-            io_error = True
-            continue
-        from ..engine.smoke import smoke_problems     # the engine only when a game is played
-        smoke = [] if no_smoke else smoke_problems(rules)
-        if smoke:
-            problems += smoke
-            if fmt == "text":
-                click.echo(render_text(smoke))
-            continue
-        if fmt == "text":
-            click.echo(f"ok: {rules.id} ({len(rules.entities)} records, {_text_count(rules)} effect texts)")
-    if fmt == "json":
-        click.echo(render_json(problems))
-    elif problems:
-        click.echo(_count(len(problems)))
-    _exit(2 if io_error else 1 if problems else 0)
-
-
-def _text_count(rules) -> int:
-    """How many effect-language texts the ruleset compiled."""
-    return (len(rules.procedures) + len(rules.functions) + len(rules.effects)
-            + len(rules.expressions) + len(rules.visibility) + (rules.start is not None))
+cli.add_command(validate_cmd.validate)
 
 
 # ---------------------------------------------------------------- dsl
@@ -404,34 +357,21 @@ def replay(log_file):
 
 @cli.command(context_settings=OPTION_FLAGS)
 @_game_options
-@click.option("--games", "-n", type=click.IntRange(min=1), default=20, show_default=True,
-              help="How many games (seeds SEED..SEED+N-1).")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-              help="Output format.")
-def simulate(game, option_flags, players, seed, seats, options, expansions, games, fmt):
-    """Play many bot-only games and summarise wins and scores per seat (`--NAME VALUE` sets an option)."""
-    from rich.progress import Progress
+@simulate_cmd.options
+def simulate(game, option_flags, players, seed, seats, options, expansions, **more):
+    """Play many bot-only games and report balance: per seat, bot, held record and option value.
+
+    Win rates come with 95% Wilson intervals; the --seats bots rotate so
+    each sits in each seat equally often; `--NAME VALUE` sets an option.
+    See also `rulebook report`.
+    """
     setup = _setup(game, players, seed, seats, options + option_flags, expansions, humans=False)
-    console = err()
-    with Progress(console=console, transient=True, disable=not console.is_terminal) as bar:
-        task = bar.add_task("playing", total=games)
-        stats = session.simulate(setup, games, lambda: bar.advance(task))
-    if fmt == "json":
-        click.echo(json.dumps(stats, indent=2, ensure_ascii=False))
-        return
-    _print_stats(stats)
+    simulate_cmd.run(setup, **more)
 
 
-def _print_stats(stats: dict) -> None:
-    console = out()
-    console.print(f"{stats['game']}: {stats['games']} games, {stats['players']} players, "
-                  f"seeds {stats['seed']}..{stats['seed'] + stats['games'] - 1}")
-    table = _table("seat", "bot", "wins", "avg score", "min", "max", "avg return")
-    for row in stats["seats"]:
-        table.add_row(row["seat"], row["bot"], f"{row['wins']:g}", f"{row['average']:.2f}",
-                      str(row["min"]), str(row["max"]), f"{row['returns']:.3f}")
-    console.print(table)
-    console.print(f"average decisions per game: {stats['decisions_per_game']:.1f}")
+cli.add_command(simulate_cmd.report)
+cli.add_command(coverage_cmd.coverage_command)
+cli.add_command(compare_cmd.compare_command)
 
 
 # ---------------------------------------------------------------- check

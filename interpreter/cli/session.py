@@ -1,4 +1,4 @@
-"""Playing, replaying and simulating games: the work behind `play`, `replay`, `simulate`."""
+"""Playing and replaying games: the work behind `play` and `replay` (simulations: workbench/)."""
 from __future__ import annotations
 
 import json
@@ -124,47 +124,3 @@ def _action(action) -> str:
         return f"{seat_label(player)} option {index}"
     except (TypeError, ValueError):
         return repr(action)
-
-
-# ---------------------------------------------------------------- simulation
-
-def simulate(setup: Setup, games: int, advance=lambda: None) -> dict:
-    """Play ``games`` games with seeds seed..seed+games-1; return the summary numbers."""
-    scores: list = []
-    wins: list = []
-    names: list = []
-    decisions = 0
-    for n in range(games):
-        seed = setup.seed + n
-        game = Setup(setup.rules, setup.source, setup.players, seed, setup.options,
-                     setup.seats).new_game()
-        play(game, setup.bots(seed))
-        result = game.result
-        if not names:                                    # people, then any scripted seats
-            names = list(game.seat_names)
-            scores = [[] for _ in names]
-            wins = [0.0] * len(names)
-            returns = [0.0] * len(names)
-        for seat, score in enumerate(result["scores"]):
-            scores[seat].append(score[0] if isinstance(score, list) else score)  # a key: its head
-        for seat in result["winners"]:
-            wins[seat] += 1 / len(result["winners"])
-        for seat, value in enumerate(result["returns"]):
-            returns[seat] += value
-        decisions += len(game.state["history"])
-        advance()
-    return summary(setup, games, names, scores, wins, decisions, returns)
-
-
-def summary(setup: Setup, games: int, names, scores, wins, decisions, returns=None) -> dict:
-    seats = []
-    for i, label in enumerate(names):
-        s = scores[i]
-        bot = setup.seats[i] if i < len(setup.seats) else "scripted"
-        seats.append({"seat": label, "bot": bot, "wins": round(wins[i], 4),
-                      "average": round(sum(s) / len(s), 4) if s else None,
-                      "min": min(s) if s else None, "max": max(s) if s else None,
-                      "returns": round(returns[i] / games, 4) if returns and games else None})
-    return {"game": setup.rules.id, "games": games, "players": setup.players,
-            "seed": setup.seed, "options": setup.options, "seats": seats,
-            "decisions_per_game": round(decisions / games, 4) if games else None}

@@ -29,7 +29,7 @@ from ..dsl.explain import explain
 from ..dsl.parser import DslError, parse_expression, parse_program
 from ..mechanics.seats import BUILTIN_KINDS, BUILTINS, PLAYER_ATTRIBUTE_KINDS, PLAYER_ATTRIBUTES
 from .options import default_problems
-from . import tables
+from . import salvage, tables
 from .bundled import MANIFEST, RULESETS, available, ruleset_path  # noqa: F401 (re-exported)
 from .schema_check import check_schema, load_schema, yaml_read_it
 from .yaml_source import load_yaml
@@ -43,6 +43,7 @@ class Source:
     path: str
     data: object
     locator: object
+    usable: bool = True        # False: its schema errors leave nothing later stages can read
 
 
 class Problems:
@@ -51,6 +52,8 @@ class Problems:
     def __init__(self):
         self.items: list[Diagnostic] = []
         self.sources: dict[str, str] = {}      # file -> the text read, for source lines
+        self.lost: set = set()                 # names of entries set aside (see salvage.py)
+        self.blind = False                     # a file was unreadable: any name may be lost
 
     def add(self, code, message, source: Source | None, path=(), *, key=False, hint=None,
             end_col=None):
@@ -65,8 +68,15 @@ class Problems:
 
     def raise_if_any(self):
         if self.items:
-            raise ContentError(_once_per_name(sorted(self.items, key=_order)),
-                               sources=self.sources)
+            shown = [d for d in self.items if not salvage.follows(d, self.lost, self.blind)]
+            error = ContentError(_once_per_name(sorted(shown or self.items, key=_order)),
+                                 sources=self.sources)
+            error.left_out = len(self.items) - len(shown) if shown else 0
+            raise error
+
+    def unusable(self, *sources) -> bool:
+        """Whether a file the next stage needs could not be read or used."""
+        return any(src is None or not src.usable for src in sources)
 
 
 def _order(d: Diagnostic):
@@ -190,7 +200,10 @@ def load_ruleset(name_or_path: str, expansions=(), fixtures=None) -> Ruleset:
     problems = Problems()
     rules = Ruleset(folder)
     manifest = _read(folder, MANIFEST, "game", problems)
-    problems.raise_if_any()
+    if problems.unusable(manifest):
+        _read_named(folder, manifest, problems)          # their own problems, then stop
+        problems.raise_if_any()
+    problems.blind = bool(problems.lost)   # a manifest entry set aside: any name may follow from it
     m = manifest.data
     rules.id, rules.title = m["id"], m.get("name", m["id"])
     rules.players = m["players"]
@@ -203,29 +216,29 @@ def load_ruleset(name_or_path: str, expansions=(), fixtures=None) -> Ruleset:
 
     components = _read(folder, m["components"], "components", problems, (manifest, ("components",)))
     flow = _read(folder, m["flow"], "flow", problems, (manifest, ("flow",)))
-    problems.raise_if_any()
     overlays = _expansion_sources(rules, folder, manifest, expansions, problems)
     if fixtures is not None:
         overlays += _overlay(Path(fixtures), problems)
-    problems.raise_if_any()
-
-    _declare(rules, components, overlays, problems)
-    problems.raise_if_any()
     data_sources = [_read(folder, f, None, problems, (manifest, ("data", i)))
                     for i, f in enumerate(m.get("data", []))]
     for overlay in overlays:
         data_sources += overlay["data"]
-    problems.raise_if_any()
-    for src in [components] + data_sources + [o["components"] for o in overlays]:
-        tables.check_reserved_keys(src, problems)
-    tables.load_records(rules, components, data_sources, problems)
-    rules.function_names = {name for src in [flow] + [o["flow"] for o in overlays if o["flow"]]
-                            for name in src.data.get("functions", {})}
-    _check_declared_names(rules, manifest, components, problems)
-    _check_option_defaults(rules, manifest, problems)
-    problems.raise_if_any()
-
-    _compile_all(rules, components, flow, data_sources, overlays, problems)
+    parts = [o[k] for o in overlays for k in ("components", "flow") if o[k] is not None]
+    if problems.unusable(components, flow, *parts):
+        problems.raise_if_any()
+    problems.blind |= problems.unusable(*data_sources) or len(overlays) < len(expansions) + (fixtures is not None)
+    # Each stage below runs even when an earlier one found problems (salvage.py),
+    # so one run reports every file; a crash on data already reported is one of those.
+    with _after(problems):
+        _declare(rules, components, overlays, problems)
+        for src in [components] + data_sources + [o["components"] for o in overlays]:
+            tables.check_reserved_keys(src, problems)
+        tables.load_records(rules, components, data_sources, problems)
+        rules.function_names = {name for src in [flow] + [o["flow"] for o in overlays if o["flow"]]
+                                for name in src.data.get("functions", {})}
+        _check_declared_names(rules, manifest, components, problems)
+        _check_option_defaults(rules, manifest, problems)
+        _compile_all(rules, components, flow, data_sources, overlays, problems)
     problems.raise_if_any()
     overlay_sources = [o[k] for o in overlays for k in ("source", "components", "flow")]
     rules.fingerprint = _fingerprint(rules, [manifest, components, flow] + data_sources
@@ -251,8 +264,43 @@ def _read(folder: Path, name: str, schema: str | None, problems: Problems,
     source = Source(_shown(path), data, locator)
     problems.sources[source.path] = problems.sources[locator.file] = locator.text
     if schema is not None:
-        problems.extend(check_schema(data, load_schema(schema), locator))
+        found = check_schema(data, load_schema(schema), locator)
+        problems.extend(found)
+        if found:                                # set the broken entries aside, check the rest
+            source.usable, lost = salvage.prune(data, load_schema(schema))
+            problems.lost |= lost
     return source
+
+
+def _read_named(folder: Path, manifest: Source | None, problems: Problems) -> None:
+    """Read the files an unusable manifest names, for their own syntax and schema problems."""
+    from .schema_check import error_paths
+    m = manifest.data if manifest is not None else None
+    if not isinstance(m, dict):
+        return
+    wrong = {path[:2] for path in error_paths(m, load_schema("game"))}   # reported already
+    for key in ("components", "flow"):
+        if isinstance(m.get(key), str) and (key,) not in wrong:
+            _read(folder, m[key], key, problems, (manifest, (key,)))
+    for i, name in enumerate(m.get("data") if isinstance(m.get("data"), list) else []):
+        if isinstance(name, str) and ("data",) not in wrong and ("data", i) not in wrong:
+            _read(folder, name, None, problems, (manifest, ("data", i)))
+
+
+class _after:
+    """Stages past a problem: an error they raise on content already reported is that problem."""
+
+    def __init__(self, problems: Problems):
+        self.problems = problems
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, exc, tb):
+        if kind is not None and issubclass(kind, (KeyError, TypeError, AttributeError,
+                                                  ValueError, IndexError)) and self.problems.items:
+            self.problems.raise_if_any()
+        return False
 
 
 def _inside(folder: Path, name, kind: str, problems: Problems, source=None, at=()) -> Path | None:

@@ -232,3 +232,21 @@ def _where(path: tuple) -> str:
     for part in path:
         text += f"[{part}]" if isinstance(part, int) else f".{part}" if text else str(part)
     return text
+
+
+def error_paths(data: Any, schema: dict) -> set[tuple]:
+    """The data path of every place where `data` breaks `schema` (non-text keys too).
+
+    The loader uses them to set a broken entry aside and check the rest.
+    """
+    paths = {tuple(error.absolute_path) for error in _Validator(schema).iter_errors(data)}
+    stack = [((), data)]
+    while stack:
+        path, value = stack.pop()
+        items = value.items() if isinstance(value, dict) else enumerate(value) \
+            if isinstance(value, list) else ()
+        for key, item in items:
+            if isinstance(value, dict) and not isinstance(key, str):
+                paths.add(path + (key,))
+            stack.append((path + (key,), item))
+    return paths

@@ -124,12 +124,13 @@ def field_names(fields: dict) -> set:
 def load_records(rules, components, sources, problems) -> None:
     """Check data files against their tables, then ids, references and counts.
 
-    A file with schema errors adds none of its records, and a record whose
-    id is taken is refused; the tables they fill are then incomplete, and
-    nothing is checked against their ids (nor their counts), so one mistake
-    is not reported again at every reference to a missing record.
+    A record with schema errors is left out (the others of its file are
+    checked on); the tables it fills are then incomplete, and nothing is
+    checked against their ids, so one mistake is not reported again at every
+    reference to a missing record (its id joins ``problems.lost``); so is a
+    record whose id is taken.
     """
-    from .schema_check import check_schema
+    from .schema_check import check_schema, error_paths
     schema = data_schema(rules.table_specs)
     rules.record_origin = {}
     rules.copies = set()                   # the 2nd.. copies: checked as the first one is
@@ -142,20 +143,39 @@ def load_records(rules, components, sources, problems) -> None:
         if src is None or src.data is None:
             incomplete |= set(rules.table_specs) if src is None else set()
             continue
+        for table in [t for t in src.data if t in problems.lost and t not in rules.table_specs] \
+                if isinstance(src.data, dict) else ():
+            problems.lost |= _names(src.data.pop(table))     # its declaration was set aside
         diags = check_schema(src.data, schema, src.locator)
         problems.extend(_once_per_table(diags))
-        if diags:
+        broken = {path[:2] for path in error_paths(src.data, schema)} if diags else set()
+        if () in broken or not isinstance(src.data, dict):
             incomplete |= set(src.data) if isinstance(src.data, dict) else set(rules.table_specs)
+            problems.blind = True
             continue
+        incomplete |= {path[0] for path in broken}
         for table, records in src.data.items():
+            if (table,) in broken:
+                problems.lost |= _names(records)
+                continue
             for i, record in enumerate(records):
-                _add_record(rules, table, record, src, (table, i), problems)
+                if (table, i) in broken:
+                    problems.lost |= _names([record])
+                else:
+                    _add_record(rules, table, record, src, (table, i), problems)
     incomplete |= rules.refused_tables    # a refused record is reported once, not at each use
     rules.incomplete_tables = incomplete
     _check_ref_tables(rules, components, problems)
     _check_references(rules, problems)
     if not incomplete:
         _check_counts(rules, components, problems)
+
+
+def _names(records) -> set:
+    """The ids and keys written in records left out: names the texts may miss now."""
+    found = records if isinstance(records, list) else []
+    names = {str(r["id"]) for r in found if isinstance(r, dict) and isinstance(r.get("id"), str)}
+    return names | {str(key) for r in found if isinstance(r, dict) for key in r}
 
 
 def check_reserved_keys(src, problems) -> None:

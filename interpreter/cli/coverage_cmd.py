@@ -1,0 +1,91 @@
+"""`rulebook coverage`: which branches, records and rule ids scenarios and simulations ran."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from ..workbench import balance, coverage, parallel
+from .common import CliError, err, load, out, parse_seats, player_count
+
+KINDS = (("branches", "effect-text branches", "text"), ("records", "records with effects", "record"),
+         ("rules", "rule ids cited in effect texts and records", "rule"))
+
+
+@click.command("coverage")
+@click.argument("game")
+@click.option("--scenarios", "-s", "scenarios", multiple=True, type=click.Path(exists=True),
+              help="Scenario files or folders to run (default: the ruleset's scenarios/ folder).")
+@click.option("--games", "-n", type=click.IntRange(min=0), default=20, show_default=True,
+              help="Simulated games (seeds SEED..SEED+N-1).")
+@click.option("--players", "-p", type=int, help="Players in the simulated games.")
+@click.option("--seed", type=int, default=1, show_default=True, help="The first seed.")
+@click.option("--seats", metavar="NAME,...", help="Bots of the simulated games (rotated).")
+@click.option("--expansion", "-x", "expansions", multiple=True, help="Apply an expansion (repeatable).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
+@click.option("--all", "show_all", is_flag=True, help="List everything, not only what never ran.")
+def coverage_command(game, scenarios, games, players, seed, seats, expansions, fmt, show_all):
+    """Run a game's scenarios and N simulated games; list what never ran, at file:line.
+
+    The designer's answer to "is this rule ever used, and is it tested?":
+    each branch of each effect text, each record with effects and each rule
+    id cited in them, executed by the scenarios and by the simulations.
+    """
+    from ..agents import BOTS
+    from ..content.options import resolve_options
+    rules = load(game, expansions)
+    paths = list(scenarios) or [p for p in [Path(rules.folder) / "scenarios"] if p.is_dir()]
+    runs = {}
+    console = err()
+    with coverage.tracing(rules.fingerprint) as seen:
+        if paths:
+            from ..scenarios import check_paths
+            with console.status("running scenarios", spinner="line") if console.is_terminal \
+                    else _nothing():
+                check_paths([str(p) for p in paths])
+        runs["scenarios"] = set(seen)
+        seen.clear()
+        count = player_count(rules, players)
+        plan = balance.Plan(game, tuple(expansions), count, seed, games,
+                            parse_seats(seats, count, list(BOTS)), resolve_options(rules, {}, count))
+        from rich.progress import Progress
+        with Progress(console=console, transient=True, disable=not console.is_terminal) as bar:
+            task = bar.add_task("playing", total=games)
+            parallel.run(rules, plan, list(range(games)), 1, lambda: bar.advance(task))
+        runs["simulations"] = set(seen)
+    figures = coverage.report(rules, runs)
+    figures["scenario_paths"] = [str(p) for p in paths]
+    figures["games"] = games
+    if fmt == "json":
+        click.echo(json.dumps(figures, indent=2, ensure_ascii=False))
+        return
+    _print(figures, show_all)
+    if not paths:
+        err().print("note: no scenarios given (--scenarios) and no scenarios/ folder in the ruleset")
+
+
+class _nothing:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+def _print(figures: dict, show_all: bool) -> None:
+    console = out()
+    console.print(f"{figures['game']}: {len(figures['scenario_paths'])} scenario path(s), "
+                  f"{figures['games']} simulated games")
+    for kind, title, _ in KINDS:
+        parts = ", ".join(f"{label} {ran}/{total}" for label, (ran, total)
+                          in figures["summary"][kind].items())
+        console.print(f"{title}: {parts}")
+    for kind, title, key in KINDS:
+        shown = [e for e in figures[kind] if show_all or not any(e[label] for label in figures["runs"])]
+        if not shown:
+            continue
+        console.print(f"\n{title}{'' if show_all else ' never executed'}:")
+        for entry in shown:
+            marks = " ".join(label for label in figures["runs"] if entry[label]) or "never"
+            console.print(f"  {entry['at']}: {entry[key]} ({marks})", soft_wrap=True)

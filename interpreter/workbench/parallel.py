@@ -1,0 +1,108 @@
+"""Games on many cores and many machines, with the same rows as one core.
+
+Every game of a plan is a pure function of the plan and its index (its
+seed and seats come from the index), so the games can be played anywhere
+in any order: ``run`` plays them in ``jobs`` processes and returns the
+rows in index order, the same bytes as ``jobs=1``; a *shard* ``i/m`` plays
+only the indices ``k`` with ``k % m == i - 1``, and the rows of all ``m``
+shards, written as JSON lines (``write_rows``) on as many machines, merge
+into the whole (``read_rows``, ``merge``).
+"""
+from __future__ import annotations
+
+import json
+import os
+from concurrent.futures import ProcessPoolExecutor
+
+from .balance import Plan, play_row
+
+ROWS_FORMAT = 1
+
+_worker: dict = {}          # in a worker process: the plan and its loaded ruleset
+
+
+def indices(plan: Plan, shard: tuple[int, int] | None = None) -> list[int]:
+    """The game indices to play: all of them, or those of shard ``(i, m)`` (1-based ``i``)."""
+    if shard is None:
+        return list(range(plan.games))
+    i, m = shard
+    return [k for k in range(plan.games) if k % m == i - 1]
+
+
+def default_jobs() -> int:
+    """The cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:                      # not on Linux
+        return os.cpu_count() or 1
+
+
+def run(rules, plan: Plan, which: list[int], jobs: int = 1, advance=lambda: None) -> list[dict]:
+    """The rows of games ``which``, in that order, played in ``jobs`` processes."""
+    if jobs <= 1 or len(which) < 2:
+        rows = []
+        for k in which:
+            rows.append(play_row(rules, plan, k))
+            advance()
+        return rows
+    chunk = max(1, min(8, len(which) // (jobs * 4)))
+    with ProcessPoolExecutor(max_workers=jobs, initializer=_start, initargs=(plan,)) as pool:
+        rows = []
+        for row in pool.map(_play, which, chunksize=chunk):
+            rows.append(row)
+            advance()
+    return rows
+
+
+def _start(plan: Plan) -> None:
+    """A worker loads the ruleset once, the way the parent did."""
+    from ..content.ruleset import load_ruleset
+    _worker["plan"] = plan
+    _worker["rules"] = load_ruleset(plan.source, expansions=tuple(plan.expansions))
+
+
+def _play(k: int) -> dict:
+    return play_row(_worker["rules"], _worker["plan"], k)
+
+
+# ---------------------------------------------------------------- rows on disk
+
+def write_rows(path: str, plan: Plan, rows: list[dict], shard=None) -> None:
+    """JSON lines: a header with the plan (and shard), then one game per line."""
+    with open(path, "w", encoding="utf-8") as out:
+        header = {"format": ROWS_FORMAT, "plan": plan.to_dict(),
+                  "shard": list(shard) if shard else None}
+        out.write(json.dumps(header, ensure_ascii=False, sort_keys=True) + "\n")
+        for row in rows:
+            out.write(json.dumps(row, ensure_ascii=False, sort_keys=True) + "\n")
+
+
+def read_rows(path: str) -> tuple[dict, list[dict]]:
+    """The plan and the rows of a file ``write_rows`` wrote (ValueError if it is not one)."""
+    with open(path, encoding="utf-8") as handle:
+        lines = [line for line in handle if line.strip()]
+    try:
+        header, rows = json.loads(lines[0]), [json.loads(line) for line in lines[1:]]
+    except (IndexError, json.JSONDecodeError) as exc:
+        raise ValueError(f"{path} is not a file of game rows ({exc})") from None
+    if not isinstance(header, dict) or header.get("format") != ROWS_FORMAT or "plan" not in header:
+        raise ValueError(f"{path} is not a file of game rows (no header line)")
+    return header["plan"], rows
+
+
+def merge(parts: list[tuple[str, dict, list[dict]]]) -> tuple[dict, list[dict], list[int]]:
+    """One plan and its rows from the files of several shards; also the indices still missing.
+
+    Every file must come from the same plan; a game found twice must be the
+    same game (ValueError otherwise).
+    """
+    plan = parts[0][1]
+    rows: dict = {}
+    for path, other, found in parts:
+        if other != plan:
+            raise ValueError(f"{path} is from another simulation than {parts[0][0]}")
+        for row in found:
+            if rows.setdefault(row["index"], row) != row:
+                raise ValueError(f"{path}: game {row['index']} differs from the same game elsewhere")
+    missing = [k for k in range(plan["games"]) if k not in rows]
+    return plan, [rows[k] for k in sorted(rows)], missing
