@@ -10,6 +10,8 @@ log first, so a useful screen fits 80x24.
 """
 from __future__ import annotations
 
+import re
+
 from rich.columns import Columns
 from rich.console import Group
 from rich.rule import Rule
@@ -35,6 +37,7 @@ class Namer:
         self.game = game
         self.rules = game.rules
         self.look = game.rules.presentation
+        self._names = self._pattern = None
 
     def record(self, item) -> str:
         entry = self.rules.entities.get(item) if isinstance(item, str) else None
@@ -64,6 +67,17 @@ class Namer:
         if isinstance(value, dict):
             return " ".join(self.value(v) for v in value.values())
         return str(value)
+
+    def words(self, line: str) -> str:
+        """A log line with the zones and boards it names under their display names."""
+        if self._names is None:
+            names = [n for section in ("zones", "grids") for n in self.rules.declared.get(section, {})]
+            self._names = {n: self.look.label(n) for n in names if self.look.label(n) != n}
+            self._pattern = re.compile(r"\b(" + "|".join(map(re.escape, self._names)) + r")\b") \
+                if self._names else None
+        if self._pattern is None:
+            return line
+        return self._pattern.sub(lambda m: self._names[m.group(1)], line)
 
     def zone(self, value) -> str:
         """A zone from a view: its cards by name, or how many and what shows."""
@@ -281,7 +295,7 @@ class Screen:
         title = "Since your last turn" + (f" ({skipped} earlier: ? shows them)" if skipped else "")
         lines = [Text(title, style=PANEL)]
         for entry in shown:
-            line = Text("  " + entry, style="dim")
+            line = Text("  " + self.namer.words(entry), style="dim")
             line.truncate(self.width, overflow="ellipsis")
             lines.append(line)
         return lines
