@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("pettingzoo", reason="the 'rl' extra is not installed")
+pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")   # PettingZoo's style hints
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 from interpreter.agents.rl import RulebookEnv, encode  # noqa: E402
@@ -81,3 +82,12 @@ def test_too_small_an_action_space_says_what_to_use(ttt):
     env.reset(seed=1)
     with pytest.raises(ValueError, match="max_actions=9"):
         env.observe(env.agent_selection)
+
+
+def test_the_readme_example_runs():
+    import re
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    [code] = [b for b in re.findall(r"```python\n(.*?)```", readme, re.S) if "RulebookEnv" in b]
+    scope: dict = {}
+    exec(compile(code, "README.md", "exec"), scope)
+    assert scope["env"].game.over

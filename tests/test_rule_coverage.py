@@ -24,3 +24,11 @@ def test_every_lairs_rule_is_cited():
     assert len(ids) > 150
     cited = cited_in(ROOT / "rulesets" / "lairs") | cited_in(ROOT / "tests" / "scenarios" / "lairs")
     assert [rule for rule in ids if rule not in cited] == []
+
+
+def test_a_missing_reference_says_where_they_are():
+    from click.testing import CliRunner
+    from rule_coverage import main
+    result = CliRunner().invoke(main, ["no-such-game"])
+    assert result.exit_code == 2 and "no rules reference at" in result.output
+    assert "Traceback" not in result.output
