@@ -90,3 +90,12 @@ def test_a_users_bot_takes_a_seat(tmp_path, monkeypatch):
     bad = CliRunner().invoke(cli, ["play", str(TTT), "--seats", "nosuchmodule:Bot", "-q"])
     assert bad.exit_code == 2 and "cannot load the bot" in bad.stderr
     sys.modules.pop("mybots", None)
+
+
+def test_the_match_tool_rotates_seats(ttt):
+    sys.path.insert(0, str(ROOT / "tools"))
+    from match import match
+    report = match(ttt, "mcts:iterations=100", "random", games=2, players=2, seed=1)
+    assert report["games"] == 4 and report["a_mean_return"] >= 0.5
+    low, high = report["interval_95"]
+    assert low <= report["a_mean_return"] <= high
