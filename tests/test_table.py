@@ -147,8 +147,7 @@ def test_the_full_screen_has_every_rivals_board_and_the_card_texts(lairs):
 def test_an_explorer_sees_the_lair_being_explored(lairs):
     game = Game.new(lairs, players=2, seed=3)
     drive(game, random_mover(1), until=lambda g: any(
-        isinstance(p["vars"]["here"], object) and p["vars"]["here"] is not None
-        for p in g.state["players"]) and g.pending())
+        p["vars"]["here"] is not None for p in g.state["players"]) and g.pending())
     seat = next(i for i, p in enumerate(game.state["players"]) if p["vars"]["here"] is not None)
     text = screen_text(game, seat)
     other = game.state["players"][seat]["vars"]["here"].of
@@ -297,6 +296,10 @@ def test_watch_and_step(tmp_path):
     result = run("play", "lairs", "-p", "2", "--watch", "--pace", "0", "--as", "2", "--log", log)
     assert result.exit_code == 0, result.output[-2000:]
     assert "decision 1: P" in result.output and "Lairs · as P2" in result.output
+    heads = [line for line in result.output.splitlines() if line.startswith("decision ")]
+    assert any(": P1 decided" in line for line in heads) and any(": P2 chose " in line for line in heads)
+    assert not any(": P1 chose" in line for line in heads)      # P1's answers stay P1's
+    assert "P1 chose" not in result.output
     assert "Final scores" in result.output
     shown = run("replay", log, "--to", "30", "--as", "2")
     assert shown.exit_code == 0 and "after decision 30 of" in shown.output

@@ -110,8 +110,9 @@ def watcher(console, seat: int, pace: float | None, stdin=None):
     """A ``watch`` for ``play``: each decision's screen as ``seat`` saw it, then a pause
     (``pace`` seconds) or, without a pace, a press of Enter."""
     def watch(game, step):
-        console.print(Text(f"decision {step.number}: {game.seat_name(step.decision.player)} "
-                           f"chose {step.decision.options[step.index]}", style="bold"))
+        who = step.decision.player             # another seat's answer may be secret: not named
+        what = f"chose {step.decision.options[step.index]}" if who == seat else "decided"
+        console.print(Text(f"decision {step.number}: {game.seat_name(who)} {what}", style="bold"))
         table.show(console, game, seat, game.view(seat)["log"][-table.LOG_MAX:])
         if pace is not None:
             time.sleep(pace)
