@@ -258,36 +258,6 @@ def test_play_with_options():
     assert result.exit_code == 0, result.output
 
 
-# ---------------------------------------------------------------- human seats
-
-def test_human_seat_plays_a_game():
-    result = run("play", "lairs", "-p", "2", "--seats", "human,random", input="0\n" * 3000)
-    assert result.exit_code == 0, result.output[-2000:]
-    out = result.output
-    assert "--- P1 to decide ---" in out and "P1> " in out
-    assert "  0) " in out
-    assert "+-----+" in out                                      # a grid was drawn
-    assert out.splitlines()[-1].startswith(("winner: P", "tie: P"))
-    assert "--- P2 to decide ---" not in out                     # P2 is a bot
-
-
-def test_human_answers_by_label_and_retries():
-    from interpreter.content.ruleset import load_ruleset
-    from interpreter.engine.game import Game
-    first = Game.new(load_ruleset("lairs"), players=2, seed=1).decision_for(0).options[-1]
-    answers = "?\n\n999\n" + first.upper() + "\n" + "0\n" * 3000
-    result = run("play", "lairs", "-p", "2", "--seats", "human,random", input=answers)
-    assert result.exit_code == 0, result.output[-2000:]
-    assert "not allowed: option 999 does not exist" in result.output
-    assert f"P1 chose: {first}" in result.output
-
-
-def test_human_end_of_input():
-    result = run("play", "lairs", "-p", "2", "--seats", "human", input="0\n")
-    assert result.exit_code == 2
-    assert "end of input" in result.stderr
-
-
 # ---------------------------------------------------------------- simulate
 
 def test_simulate_text():

@@ -67,7 +67,7 @@ def test_the_walk_through_works_as_typed_in(tmp_path, monkeypatch):
     commands = [line for block in re.findall(r"```sh\n(.*?)```", section, re.S) for line in block.splitlines()]
     assert [c.split()[1] for c in commands] == ["validate", "play", "schema", "check"]
     for command in commands:
-        result = CliRunner().invoke(cli, shlex.split(command)[1:], input="0\n" * 10)   # a human answers 0
+        result = CliRunner().invoke(cli, shlex.split(command)[1:], input="1\n" * 10)   # a human answers 1 (options count from 1)
         assert result.exit_code == 0, f"{command}\n{result.output}"
         if "check" in command:
             assert "0 failed" in result.output and "0 passed" not in result.output

@@ -67,3 +67,11 @@ def test_every_secret_societies_base_rule_is_cited():
             and rule not in SS_LATER | SS_OPEN]
     assert [rule for rule in base if rule not in cited] == []
     assert not SS_OPEN & cited, "an open rule is now cited: take it off SS_OPEN"
+
+
+def test_a_missing_reference_says_where_they_are():
+    from click.testing import CliRunner
+    from rule_coverage import main
+    result = CliRunner().invoke(main, ["no-such-game"])
+    assert result.exit_code == 2 and "no rules reference at" in result.output
+    assert "Traceback" not in result.output

@@ -15,7 +15,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMAS = ROOT / "schemas"
 RULESETS = ROOT / "rulesets"
-KINDS = ("game", "components", "flow", "expansion", "scenario")
+KINDS = ("game", "components", "flow", "expansion", "scenario", "presentation")
 VALIDATORS = (jsonschema.Draft202012Validator, jsonschema.Draft7Validator)
 
 # Keywords draft-07 shares with 2020-12 that the schemas may use; `items` only as one schema.
@@ -76,7 +76,8 @@ def content_files() -> list[tuple[Path, str]]:
     out = []
     for manifest in manifests():
         game = read_yaml(manifest)
-        out += [(manifest.parent / game[kind], kind) for kind in ("components", "flow") if kind in game]
+        out += [(manifest.parent / game[kind], kind) for kind in ("components", "flow", "presentation")
+                if kind in game]
         for folder in (game.get("expansions") or {}).values():
             exp_manifest = manifest.parent / folder / "expansion.yaml"
             if exp_manifest.is_file():
@@ -148,7 +149,7 @@ def test_lairs_is_among_the_checked_rulesets():
 def test_ruleset_files_validate(manifest, validator):
     game = read_yaml(manifest)
     assert errors("game", game, validator) == []
-    for kind in ("components", "flow"):
+    for kind in [k for k in ("components", "flow", "presentation") if k in game]:
         assert errors(kind, read_yaml(manifest.parent / game[kind]), validator) == [], kind
     for folder in (game.get("expansions") or {}).values():
         exp_manifest = manifest.parent / folder / "expansion.yaml"
@@ -239,8 +240,13 @@ SCENARIO = {
     ],
     "expect": ["round > 1"],
 }
+PRESENTATION = {
+    "names": {"coin": "Coins"}, "hidden": ["tally"],
+    "panels": {"sheet": ["board", "coin"], "table": ["round"], "opponents": ["coin"]},
+    "records": {"cards": "{text} ({cost})"}, "score": {"parts": ["coin"], "rest": "Bonuses"},
+}
 VALID = {"game": GAME, "components": COMPONENTS, "flow": FLOW, "expansion": EXPANSION,
-         "scenario": SCENARIO}
+         "scenario": SCENARIO, "presentation": PRESENTATION}
 
 
 def changed(document, path: tuple, value):
@@ -254,6 +260,9 @@ def changed(document, path: tuple, value):
 
 
 INVALID = {
+    "presentation: unknown panel": ("presentation", ("panels", "hand"), ["coin"]),
+    "presentation: a display name that is not text": ("presentation", ("names", "coin"), 3),
+    "presentation: unknown key in score": ("presentation", ("score", "total"), "x"),
     # an unknown key in each kind
     "game: unknown key": ("game", ("scroe",), "points"),
     "game: unknown key in players": ("game", ("players", "maximum"), 4),

@@ -12,7 +12,7 @@ import pytest
 
 from interpreter.agents import RandomBot, play_out
 from interpreter.agents.driver import drive, random_mover
-from interpreter.cli.human import view_lines
+from interpreter.cli.table import Screen
 from interpreter.engine.game import Game
 
 
@@ -180,12 +180,11 @@ def test_the_human_seat_draws_a_hidden_sheet(lairs):
     game = planning(lairs, 6)
     seat = game.pending()[0].player
     far = (seat + 3) % 6
-    lines = view_lines(game, seat, [])
-    line = next(text for text in lines if text.startswith(f"  P{far + 1}: "))
-    assert line.startswith(f"  P{far + 1}: counters hidden;")
-    assert "coin" not in line and "bonus_used" not in line
-    near = next(text for text in lines if text.startswith(f"  P{(seat + 1) % 6 + 1}: "))
-    assert "coin " in near
+    lines = [text.plain for text in Screen(game, seat, [], 80).rivals()]
+    line = next(text for text in lines if text.startswith(f"P{far + 1} "))
+    assert "Coins" not in line and "Bonus" not in line and "Agent cards" in line
+    near = next(text for text in lines if text.startswith(f"P{(seat + 1) % 6 + 1} "))
+    assert "Coins " in near
 
 
 def test_a_repeated_rule_is_one_tree(lairs):

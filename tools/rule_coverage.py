@@ -55,6 +55,9 @@ def cited_in(folder: Path) -> set[str]:
 def main(game, reference, show_all):
     """Print which rule ids the ruleset and the scenarios cite."""
     reference = reference or ROOT.parent / "shared" / "rules" / f"{game}.md"
+    if not reference.is_file():                  # a plain clone: the references live beside it
+        raise click.UsageError(f"no rules reference at {reference}: the references are kept "
+                               "beside the project (../shared/rules/GAME.md); give one with --reference")
     ids = reference_ids(reference.read_text(encoding="utf-8"))
     in_data = cited_in(ROOT / "rulesets" / game)
     in_tests = cited_in(ROOT / "tests" / "scenarios" / game)

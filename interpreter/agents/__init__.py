@@ -75,12 +75,53 @@ class GreedyBot(Bot):
 
 
 BOTS = {cls.name: cls for cls in (RandomBot, GreedyBot, FirstBot)}
+SEARCH_BOTS = ("mcts", "ismcts")                 # in agents/search.py, imported when seated
 
 
-def make_bot(name: str, seed: int) -> Bot:
-    if name not in BOTS:
-        raise ValueError(f"no bot '{name}' (bots: {', '.join(BOTS)})")
-    return BOTS[name](seed)
+def bot_class(name: str):
+    """The class a seat name stands for: a bot of the package, or ``module:Class`` (user code)."""
+    if name in BOTS:
+        return BOTS[name]
+    if name in SEARCH_BOTS:
+        from .search import ISMCTSBot, MCTSBot
+        return {"mcts": MCTSBot, "ismcts": ISMCTSBot}[name]
+    module, sep, attr = name.partition(":")
+    if sep and module and attr:
+        import importlib
+        try:
+            cls = getattr(importlib.import_module(module), attr)
+        except (ImportError, AttributeError) as exc:
+            raise ValueError(f"cannot load the bot '{name}': {exc}") from None
+        if not callable(getattr(cls, "choose", None)):
+            raise ValueError(f"'{name}' has no choose(view, preview) method")
+        return cls
+    raise ValueError(f"no bot '{name}' (bots: {', '.join([*BOTS, *SEARCH_BOTS])}, or module:Class)")
+
+
+def split_spec(spec: str) -> tuple[str, dict]:
+    """``"ismcts:iterations=500:depth=8"`` -> ``("ismcts", {"iterations": "500", "depth": "8"})``.
+
+    A name that is not a bot of the package keeps its first ``:`` (``module:Class``).
+    """
+    parts = spec.split(":")
+    head = 1 if parts[0] in BOTS or parts[0] in SEARCH_BOTS else 2
+    name, settings = ":".join(parts[:head]), {}
+    for part in parts[head:]:
+        key, eq, value = part.partition("=")
+        if not eq or not key:
+            raise ValueError(f"a bot setting is KEY=VALUE, not '{part}' in '{spec}'")
+        settings[key] = value
+    return name, settings
+
+
+def make_bot(spec: str, seed: int) -> Bot:
+    """A bot for one seat from its spec (a name, settings after ``:``), seeded."""
+    name, settings = split_spec(spec)
+    cls = bot_class(name)
+    bot = cls(seed, **settings) if settings else cls(seed)
+    if not hasattr(bot, "rng"):                  # a user's class need not derive from Bot
+        bot.seed, bot.rng = seed, random.Random(seed)
+    return bot
 
 
 def step(game, bots: dict) -> bool:
@@ -92,10 +133,13 @@ def step(game, bots: dict) -> bool:
             if not getattr(bot, "needs_view", True):
                 game.apply(seat, bot.choose_blind(decision))
                 return True
-            from ..engine.determinise import previewer
+            from ..engine.determinise import determinise, previewer
             from ..engine.views import view
             seen = view(game, seat)
-            index = bot.choose(seen, previewer(game, seat, getattr(bot, "seed", 0), seen))
+            if getattr(bot, "needs_world", False):      # a search bot: worlds from its view alone
+                index = bot.choose_in(seen, lambda s: determinise(game, seat, s, seen))
+            else:
+                index = bot.choose(seen, previewer(game, seat, getattr(bot, "seed", 0), seen))
             game.apply(seat, index)
             return True
     return False

@@ -59,9 +59,22 @@ def parse_seats(text: str | None, players: int, allowed) -> list[str]:
     if len(names) > players:
         raise CliError(f"--seats names {len(names)} seats but the game has {players} players")
     for name in names:
-        if name not in allowed:
-            raise CliError(f"unknown seat '{name}' (choose from {', '.join(allowed)})")
+        if name not in allowed and not _bot_spec(name):
+            raise CliError(f"unknown seat '{name}' (choose from {', '.join(allowed)}, "
+                           "mcts, ismcts or module:Class)")
     return names + [names[-1]] * (players - len(names))
+
+
+def _bot_spec(spec: str) -> bool:
+    """Whether ``spec`` names a bot with settings, a search bot or a user's ``module:Class``."""
+    from ..agents import bot_class, split_spec
+    try:
+        bot_class(split_spec(spec)[0])
+    except ValueError as exc:
+        if ":" in spec:
+            raise CliError(str(exc)) from None
+        return False
+    return True
 
 
 def load(name_or_path: str, expansions=()):

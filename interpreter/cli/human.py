@@ -1,155 +1,196 @@
-"""A person at the keyboard: show their view, read their answer from stdin."""
+"""A person at the keyboard: their screen (cli/table), their answers, undo and leaving.
+
+An answer is an option's number (from 1), its label, or any part of a label
+that fits one option only; ``?`` shows the whole screen with every rival's
+board, the full text of every card the options or the sheet name, and the
+earlier log; ``u`` undoes back to this player's previous decision when
+nothing hidden has been revealed since (see ``undo_point``); ``q`` or the
+end of input leaves the game (the caller saves it).
+"""
 from __future__ import annotations
 
 import sys
 
-from ..mechanics import COMPONENTS
-from . import render
-from .common import CliError
+from rich.text import Text
 
-LOG_LINES = 12                 # at most this many new log lines before each decision
+from . import table
+
+COMMANDS = {"?": "help", "help": "help", "u": "undo", "undo": "undo", "q": "quit", "quit": "quit"}
+
+
+class Interrupted(Exception):
+    """The person left the game: end of input, or ``q``."""
+
+
+class Rewind(Exception):
+    """Undo: the game goes back to its first ``keep`` decisions."""
+
+    def __init__(self, keep: int, seat: int):
+        super().__init__(f"back to decision {keep + 1}")
+        self.keep, self.seat = keep, seat
 
 
 class Human:
-    """Answers decisions for the human seats of one game."""
+    """Answers decisions for the human seats of one game.
 
-    def __init__(self, game, console, stdin=None):
+    ``rebuild(actions)`` returns a new game that took ``actions`` (the undo
+    check replays with it); ``hand_over`` shows a screen between two people's
+    turns, so one player's hidden cards are not left for the next.
+    """
+
+    def __init__(self, game, console, stdin=None, *, rebuild=None, hand_over: bool = False):
         self.game = game
         self.console = console
         self.stdin = stdin or sys.stdin
-        self.seen: dict = {}       # seat -> log lines already shown
+        self.rebuild = rebuild
+        self.hand_over = hand_over
+        self.seen: dict = {}       # seat -> how many of their log lines they have seen
+        self.last_seat = None
 
     def decide(self, seat: int) -> None:
-        """Show the view, then read lines until one is a legal answer."""
+        """Show the seat's screen, then read lines until one is a legal answer."""
         from ..engine.game import IllegalAction
-        self.show(seat)
+        self._hand_over(seat)
+        log = self.game.view(seat)["log"]
+        table.show(self.console, self.game, seat, log[self.seen.get(seat, 0):])
         while True:
             answer = self.ask(seat)
-            if answer == "?":
-                self.show(seat, recent_only=False)
+            command = COMMANDS.get(answer.casefold())
+            if command == "help":
+                self.help(seat)
                 continue
-            choice = int(answer) if answer.isdigit() else answer
+            if command == "quit":
+                raise Interrupted("left the game")
+            if command == "undo":
+                self.undo(seat)
+                continue
+            labels = list(self.game.decision_for(seat).options)
+            index, problem = choose(labels, answer)
+            if problem:
+                self.say(problem)
+                continue
             try:
-                self.game.apply(seat, choice)
-                return
+                self.game.apply(seat, index)
             except IllegalAction as exc:
-                self.console.print(f"not allowed: {exc}")
+                self.say(f"not allowed: {exc}")
+                continue
+            self.seen[seat] = len(self.game.view(seat)["log"])
+            return
 
     def ask(self, seat: int) -> str:
-        """One non-empty answer line; end of input stops the program."""
+        """One non-empty answer line; the end of input leaves the game."""
         while True:
             self.console.print(f"{self.game.seat_name(seat)}> ", end="")
             self.console.file.flush()
             line = self.stdin.readline()
             if not line:
                 self.console.print()
-                raise CliError(f"end of input while {self.game.seat_name(seat)} had a decision to make")
+                raise Interrupted(f"end of input while {self.game.seat_name(seat)} had a decision to make")
             if line.strip():
                 return line.strip()
 
-    def show(self, seat: int, recent_only: bool = True) -> None:
-        """Print what ``seat`` may know and the numbered options."""
-        for line in view_lines(self.game, seat, self._new_log(seat, recent_only)):
-            for part in render.wrap(line, self.console.width):
-                self.console.print(part, soft_wrap=True)
+    def say(self, message: str) -> None:
+        self.console.print(Text(message, style="yellow"))
 
-    def _new_log(self, seat: int, recent_only: bool) -> list[str]:
+    def help(self, seat: int) -> None:
+        """The full screen, every card text in play for this seat, and how to answer."""
         log = self.game.view(seat)["log"]
-        start = self.seen.get(seat, 0) if recent_only else 0
-        self.seen[seat] = len(log)
-        return log[max(start, len(log) - LOG_LINES):]
+        table.show(self.console, self.game, seat, log, full=True)
+        view = self.game.view(seat)
+        texts = table.card_texts(self.game, view["decision"]["options"], view["players"][seat])
+        if texts:
+            self.console.print(Text("Cards", style=table.PANEL))
+            for line in texts:
+                self.console.print("  " + line, soft_wrap=False)
+        self.console.print(Text("Answer with an option's number, its label or any part of a label "
+                                "that fits only one option. u undoes your last decision (when "
+                                "nothing hidden was revealed since), q saves and leaves.", style="dim"))
+
+    def undo(self, seat: int) -> None:
+        """Go back to this seat's previous decision, or say why not."""
+        keep, reason = undo_point(self.game, seat, self.rebuild)
+        if reason:
+            self.say(f"cannot undo: {reason}")
+            return
+        raise Rewind(keep, seat)
+
+    def _hand_over(self, seat: int) -> None:
+        """Between two people's turns: clear the screen and wait for the next one."""
+        if self.hand_over and self.last_seat is not None and self.last_seat != seat:
+            self.console.clear()
+            self.console.print(Text(f"Pass the keyboard to {self.game.seat_name(seat)}, "
+                                    "then press Enter.", style="bold"))
+            self.console.file.flush()
+            if not self.stdin.readline():
+                raise Interrupted("end of input at the hand-over")
+            self.console.clear()
+        self.last_seat = seat
 
 
-def view_lines(game, seat: int, log: list[str]) -> list[str]:
-    """The text shown to a human seat before a decision."""
+def choose(labels: list[str], answer: str) -> tuple[int | None, str | None]:
+    """``(index, None)`` for an answer that names one option, else ``(None, why not)``.
+
+    A number counts from 1; a label matches case and spacing aside; any part
+    of a label is enough when it fits one option only.
+    """
+    if answer.isdigit():
+        number = int(answer)
+        if 1 <= number <= len(labels):
+            return number - 1, None
+        return None, f"there is no option {number} (choose 1 to {len(labels)})"
+    folded = [" ".join(label.casefold().split()) for label in labels]
+    wanted = " ".join(answer.casefold().split())
+    if wanted in folded:
+        return folded.index(wanted), None
+    fits = [i for i, label in enumerate(folded) if wanted in label]
+    if len(fits) == 1:
+        return fits[0], None
+    if not fits:
+        return None, f"no option fits '{answer}' (answer with a number from 1 to {len(labels)})"
+    shown = ", ".join(f"{i + 1} {labels[i]}" for i in fits[:4]) + (" ..." if len(fits) > 4 else "")
+    return None, f"'{answer}' fits {len(fits)} options ({shown}): type more of it, or the number"
+
+
+def undo_point(game, seat: int, rebuild) -> tuple[int | None, str | None]:
+    """How many decisions to keep to put ``seat`` back at its previous decision, or why it cannot.
+
+    The rule: undo goes back to the player's last answer if since then
+    nothing was drawn or shuffled at random and no player's view shows a
+    card, record or component that it did not show at that decision. So an
+    undo can never show something and take the choice back.
+    """
+    history = game.state["history"]
+    mine = [k for k, (player, _) in enumerate(history) if player == seat]
+    if not mine or rebuild is None:
+        return None, "you have not decided anything yet"
+    keep = mine[-1]
+    before = rebuild(history[:keep])
+    if before.state["rng"] != game.state["rng"]:
+        return None, "something was drawn or shuffled at random since your last decision"
+    for other in range(game.people):
+        if not _known(game, other) <= _known(before, other):
+            return None, f"{game.seat_name(other)} has seen something new since your last decision"
+    return keep, None
+
+
+def _known(game, seat: int) -> set:
+    """What a view shows: the records it names and which components it holds."""
     view = game.view(seat)
-    rules = game.rules
-    lines = [f"--- {game.seat_name(seat)} to decide ---"]
-    if log:
-        lines += ["log:"] + [f"  {text}" for text in log]
-    name_of = _namer(rules)
-    lines += _own_lines(rules, view["players"][seat], name_of)
-    lines += _table_lines(rules, view, name_of)
-    others = [p for p in view["players"] if p["seat"] != seat]
-    if others:
-        lines.append("others:")
-        for player in others:
-            lines.append(f"  {_other_line(rules, player, name_of)}")
-            lines += _grid_lines(rules, player, indent="    ")
-    decision = view["decision"]
-    lines.append(f"{game.seat_name(seat)}: {decision['prompt']}")
-    lines += render.options(decision)
-    lines.append("(answer with a number or an option's label; ? shows all of this again)")
-    return lines
-
-
-def _namer(rules):
-    """Content ids as players read them: the record's printed name, if it has one."""
-    def name_of(item):
-        record = rules.entities.get(item) if isinstance(item, str) else None
-        return record["name"] if isinstance(record, dict) and record.get("name") else str(item)
-    return name_of
-
-
-def _own_lines(rules, me: dict, name_of) -> list[str]:
-    lines = [f"you ({me['name']}): {render.pairs(me['counters'])}"]
-    if any(v not in (None, [], {}, "") for v in me["vars"].values()):
-        lines.append(f"  {render.pairs(me['vars'], skip_empty=True)}")
-    for name, value in me["zones"].items():
-        lines.append(f"  {name}: {render.zone(value, name_of)}")
-    lines += [f"  {text}" for text in _drawn(rules, me)]
-    return lines + _grid_lines(rules, me, indent="  ")
-
-
-def _drawn(rules, holder: dict) -> list[str]:
-    """One line per component whose kind draws itself (a track's marker ...)."""
-    out = []
-    for section, kind in COMPONENTS.items():
-        if kind.draw is None or not kind.state_key:
-            continue
-        for name, shown in holder.get(kind.state_key, {}).items():
-            out.append(kind.draw(rules, name, rules.declared[section][name], shown))
+    out: set = set()
+    entities = game.rules.entities
+    for holder in [view] + view["players"]:
+        for key, value in holder.items():
+            if key in ("log", "decision", "waiting_for", "players") or not isinstance(value, dict):
+                continue
+            owner = holder.get("seat")
+            out.update((owner, key, name) for name in value)
+            stack = [value]
+            while stack:
+                item = stack.pop()
+                if isinstance(item, str) and item in entities:
+                    out.add(item)
+                elif isinstance(item, dict):
+                    stack.extend(item.values())
+                elif isinstance(item, list):
+                    stack.extend(item)
     return out
-
-
-def _grid_lines(rules, player: dict, indent: str) -> list[str]:
-    """Every grid of this player the view shows, drawn."""
-    lines = []
-    for name, data in player["grids"].items():
-        lines.append(f"{indent}{name}:")
-        lines += [indent + line for line in render.draw_grid(data, rules.grids.get(name),
-                                                             _item_names(rules, data))]
-    return lines
-
-
-def _table_lines(rules, view: dict, name_of) -> list[str]:
-    lines = []
-    if view["vars"]:
-        lines.append(f"table: {render.pairs(view['vars'], skip_empty=True)}")
-    for name, value in view["zones"].items():
-        lines.append(f"  {name}: {render.zone(value, name_of)}")
-    lines += [f"  {text}" for text in _drawn(rules, view)]
-    for name, data in view.get("grids", {}).items():
-        lines.append(f"  {name}:")
-        lines += ["  " + line for line in render.draw_grid(data, rules.grids.get(name),
-                                                          _item_names(rules, data))]
-    return lines
-
-
-def _other_line(rules, player: dict, name_of) -> str:
-    # A ruleset may hide all of another player's counters from this seat.
-    parts = [render.pairs(player["counters"]) if player["counters"] else "counters hidden"]
-    parts += [f"{name} {render.zone(value, name_of)}" for name, value in player["zones"].items()]
-    parts += _drawn(rules, player)
-    if player["vars"]:
-        parts.append(render.pairs(player["vars"], skip_empty=True))
-    return f"{player['name']}: " + "; ".join(parts)
-
-
-def _item_names(rules, data: dict) -> dict:
-    names = {}
-    for item in data.get("items", {}).values():
-        record = rules.entities.get(item) if isinstance(item, str) else None
-        if isinstance(record, dict) and record.get("name"):
-            names[item] = record["name"]
-    return names

@@ -301,25 +301,46 @@ def _setup(game, players, seed, seats, options, expansions, humans: bool) -> ses
 @cli.command(context_settings=OPTION_FLAGS)
 @_game_options
 @click.option("--log", "log_file", type=click.Path(dir_okay=False, writable=True),
-              help="Write a JSON log of the game, for `rulebook replay`.")
+              help="Write a JSON log of the game, for `rulebook replay` (after every answer).")
+@click.option("--save", "save_file", type=click.Path(dir_okay=False, writable=True),
+              help="Save the game after every answer, for `rulebook resume`.")
+@click.option("--watch", is_flag=True, help="Show every decision's screen (a bot game to watch).")
+@click.option("--pace", type=click.FloatRange(min=0), metavar="SECONDS",
+              help="With --watch: wait this long between decisions (default: until Enter).")
+@click.option("--as", "seat", type=int, default=1, show_default=True,
+              help="With --watch: the seat whose view is shown.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the result table and the winner.")
-def play(game, option_flags, players, seed, seats, options, expansions, log_file, quiet):
+def play(game, option_flags, players, seed, seats, options, expansions, log_file, save_file, watch,
+         pace, seat, quiet):
     """Play one game to the end, with bots and/or people (`--seats human,random`).
 
     Any game option may also be given as its own flag: `--NAME VALUE` is `-o NAME=VALUE`.
     """
-    from .human import Human
+    from . import games
     setup = _setup(game, players, seed, seats, options + option_flags, expansions, humans=True)
-    console = out()
     match = setup.new_game()
-    human = Human(match, console) if HUMAN in setup.seats else None
-    session.play(match, setup.bots(), human)
+    if HUMAN in setup.seats or watch or save_file:         # a person at the table
+        _exit(games.at_table(setup, match, save_to=save_file, log_to=log_file, watch=watch,
+                             pace=pace, seat=seat))
+    console = out()
+    session.play(match, setup.bots())
     if log_file:
         session.write_log(log_file, session.game_log(setup, match))
     if not quiet:
         console.print(f"{setup.rules.title}: {setup.players} players, seed {setup.seed}, "
                       f"{len(match.state['history'])} decisions")
     _print_result(console, setup, match)
+
+
+@cli.command()
+@click.argument("save_file", metavar="FILE", type=click.Path(dir_okay=False))
+@click.option("--save", "save_to", type=click.Path(dir_okay=False, writable=True),
+              help="Save to this file instead of FILE.")
+def resume(save_file, save_to):
+    """Continue a game saved by `play --save` (or left with Ctrl-C), saving as it goes."""
+    from . import games
+    setup, match = games.resume(save_file)
+    _exit(games.at_table(setup, match, save_to=save_to or save_file))
 
 
 def _print_result(console, setup, match) -> None:
@@ -342,8 +363,13 @@ def _score_text(score) -> str:
 
 @cli.command()
 @click.argument("log_file", metavar="FILE", type=click.Path(dir_okay=False))
-def replay(log_file):
-    """Re-play a game log and check that it ends in the same state."""
+@click.option("--step", is_flag=True, help="Step through the game decision by decision.")
+@click.option("--as", "seat", type=int, default=1, show_default=True,
+              help="With --step or --to: the seat whose view is shown.")
+@click.option("--to", "upto", type=click.IntRange(min=0), metavar="K",
+              help="Show the game after K decisions (with --step: start there).")
+def replay(log_file, step, seat, upto):
+    """Re-play a game log and check that it ends in the same state (or step through it)."""
     log = session.read_log(log_file)
     rules = load(log.get("ruleset") or log["game"], log.get("expansions", ()))
     if rules.id != log["game"]:
@@ -352,6 +378,16 @@ def replay(log_file):
     if failure:
         click.echo(failure)
         _exit(1)
+    if step or upto is not None:
+        import sys
+        from . import games
+        if not 1 <= seat <= log["players"]:
+            raise CliError(f"--as {seat}: the game has seats 1 to {log['players']}")
+        setup = session.Setup(rules, log.get("ruleset") or log["game"], log["players"],
+                              log["seed"], log["options"], list(log.get("seats") or []))
+        games.step_through(setup, log, games.table_console(), seat - 1, sys.stdin, upto,
+                           interactive=step)
+        return
     click.echo(f"replay ok: {log['final']}")
 
 

@@ -29,7 +29,7 @@ from ..dsl.explain import explain
 from ..dsl.parser import DslError, parse_expression, parse_program
 from ..mechanics.seats import BUILTIN_KINDS, BUILTINS, PLAYER_ATTRIBUTE_KINDS, PLAYER_ATTRIBUTES
 from .options import default_problems
-from . import salvage, tables
+from . import presentation, salvage, tables
 from .bundled import MANIFEST, RULESETS, available, ruleset_path  # noqa: F401 (re-exported)
 from .schema_check import check_schema, load_schema, yaml_read_it
 from .yaml_source import load_yaml
@@ -240,10 +240,22 @@ def load_ruleset(name_or_path: str, expansions=(), fixtures=None) -> Ruleset:
         _check_option_defaults(rules, manifest, problems)
         _compile_all(rules, components, flow, data_sources, overlays, problems)
     problems.raise_if_any()
+    rules.presentation = _presentation(rules, folder, manifest, problems)   # only looks: last
+    problems.raise_if_any()
     overlay_sources = [o[k] for o in overlays for k in ("source", "components", "flow")]
     rules.fingerprint = _fingerprint(rules, [manifest, components, flow] + data_sources
                                      + overlay_sources)
     return rules
+
+
+def _presentation(rules, folder: Path, manifest: Source, problems: Problems):
+    """The manifest's presentation file, checked; the default presentation without one."""
+    name = manifest.data.get("presentation")
+    source = name and _read(folder, name, "presentation", problems, (manifest, ("presentation",)))
+    if not source:
+        return presentation.Presentation()
+    presentation.check(rules, source, problems)
+    return presentation.build(source.data)
 
 
 def _read(folder: Path, name: str, schema: str | None, problems: Problems,
@@ -785,6 +797,9 @@ def _fingerprint(rules, sources) -> str:
     for src in sources:
         if src is not None:
             digest.update(Path(src.path).name.encode())
-            digest.update(repr(src.data).encode())
+            data = src.data
+            if isinstance(data, dict) and "presentation" in data:   # how it looks is not the rules
+                data = {k: v for k, v in data.items() if k != "presentation"}
+            digest.update(repr(data).encode())
     digest.update(",".join(rules.expansions).encode())
     return digest.hexdigest()[:16]

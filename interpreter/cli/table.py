@@ -1,0 +1,418 @@
+"""The screen a person sees at the table: a player's view drawn with rich.
+
+Everything here works from one player's view (plain data, so nothing
+hidden can be drawn) and the ruleset's presentation (content/presentation):
+display names, bookkeeping never shown, panels, record texts. The screen
+puts the player's own board first, their sheet and the table beside it,
+one line per rival, what happened since the player last decided, then the
+options numbered from 1. ``fit`` trims it to the terminal's height, the
+log first, so a useful screen fits 80x24.
+"""
+from __future__ import annotations
+
+import re
+
+from rich.columns import Columns
+from rich.console import Group
+from rich.rule import Rule
+from rich.table import Table
+from rich.text import Text
+
+from ..mechanics import COMPONENTS
+from ..model.values import decode, describe
+from . import render
+
+LOG_MAX = 8                    # at most this many lines of what happened, before trimming to fit
+BOARD_GAP = 2
+KEYS = "(? help, u undo, q quit)"
+PANEL = "bold cyan"
+
+
+# ---------------------------------------------------------------- values
+
+class Namer:
+    """Turns view values into what a person reads: record names, seats, rooms."""
+
+    def __init__(self, game):
+        self.game = game
+        self.rules = game.rules
+        self.look = game.rules.presentation
+        self._names = self._pattern = None
+
+    def record(self, item) -> str:
+        entry = self.rules.entities.get(item) if isinstance(item, str) else None
+        if isinstance(entry, dict) and entry.get("name"):
+            return str(entry["name"])
+        return str(item)
+
+    def value(self, value) -> str:
+        """One value of a counter, variable or record field, in words."""
+        if value is None or value == "":
+            return "-"
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        if isinstance(value, (int, float)):
+            return str(value)
+        if isinstance(value, str):
+            return self.record(value)
+        if isinstance(value, list):
+            return ", ".join(self.value(v) for v in value) if value else "none"
+        if isinstance(value, dict) and value.get("$") == "room":
+            room = f"{render.column_letter(value['c'])}{value['r']}"
+            if value.get("of") is None:
+                return room
+            return f"{room} of {self.game.seat_name(value['of'])}"
+        if isinstance(value, dict) and "$" in value:
+            return describe(decode(dict(value)), self.game.seat_names)
+        if isinstance(value, dict):
+            return " ".join(self.value(v) for v in value.values())
+        return str(value)
+
+    def words(self, line: str) -> str:
+        """A log line with the zones and boards it names under their display names."""
+        if self._names is None:
+            names = [n for section in ("zones", "grids") for n in self.rules.declared.get(section, {})]
+            self._names = {n: self.look.label(n) for n in names if self.look.label(n) != n}
+            self._pattern = re.compile(r"\b(" + "|".join(map(re.escape, self._names)) + r")\b") \
+                if self._names else None
+        if self._pattern is None:
+            return line
+        return self._pattern.sub(lambda m: self._names[m.group(1)], line)
+
+    def zone(self, value) -> str:
+        """A zone from a view: its cards by name, or how many and what shows."""
+        if isinstance(value, list):                     # a numbered group of zones
+            return " ".join(f"#{i + 1} {self.zone(z)}" for i, z in enumerate(value))
+        if "cards" in value:
+            return ", ".join(self.record(c) for c in value["cards"]) or "empty"
+        count = value.get("count", 0)
+        text = f"{count} card{'s' if count != 1 else ''}"
+        if "top" in value:
+            text = self.record(value["top"]) + (f" ({count})" if count > 1 else "")
+        if value.get("top_fields"):
+            text += ", " + " ".join(self.value(v) for v in value["top_fields"].values())
+        parts = [text]
+        if value.get("known"):
+            parts.append("you know " + ", ".join(f"#{k} {self.record(c)}" for k, c in value["known"].items()))
+        return " ".join(parts)
+
+
+def entries(namer: Namer, holder: dict, panel: str) -> list[tuple[str, str, str]]:
+    """``(kind, label, text)`` for the components of one holder a panel shows, in order.
+
+    ``kind`` is "grid" for a board (drawn, not written), else "value".
+    """
+    found: dict = {}
+    for section, kind in COMPONENTS.items():
+        if not kind.state_key:
+            continue
+        for name, shown in holder.get(kind.state_key, {}).items():
+            found[name] = (section, kind, shown)
+    look = namer.look
+    out = []
+    for name in look.order(panel, list(found)):
+        section, kind, shown = found[name]
+        label = look.label(name)
+        if section == "grids":
+            out.append(("grid", label, name))
+        elif section == "zones":
+            out.append(("value", label, namer.zone(shown)))
+        elif kind.draw is not None:
+            drawn = kind.draw(namer.rules, name, namer.rules.declared[section][name], shown)
+            out.append(("value", label, drawn.removeprefix(name).strip()))
+        else:
+            out.append(("value", label, namer.value(shown)))
+    return out
+
+
+# ---------------------------------------------------------------- boards
+
+def board(namer: Namer, name: str, data: dict, at=None) -> tuple[Text, list[str]]:
+    """A grid drawn as text (``at``: a room marked ``@``), and its legend as ``ABC Name`` entries."""
+    rules = namer.rules
+    drawn = render.draw_grid(data, rules.grids.get(name))
+    rows, _ = render.grid_size(data, rules.grids.get(name))
+    lines = drawn[: 2 * rows + 2]                      # the grid without render's own legend
+    if at is not None:                                 # the room's first character, left of its item
+        r, c = at
+        row, col = 2 * r, 4 + (c - 1) * (render.CELL + 1)
+        lines[row] = lines[row][:col] + "@" + lines[row][col + 1:]
+    abbr = render.abbreviations(data.get("items", {}).values())
+    marks = render.tag_marks({t for t in (rules.grids.get(name) or {}).get("tags", {})})
+    legend = [f"{a} {namer.record(item)}" for item, a in sorted(abbr.items(), key=lambda p: p[1])]
+    legend += [f"{m} {tag}" for tag, m in marks.items()] + (["# wall"] if data.get("walls") else [])
+    text = Text("\n".join(lines))
+    text.highlight_regex(r"#+", "red")
+    text.highlight_regex(r"@", "bold reverse")
+    text.highlight_regex(r"\b[A-Z][A-Z0-9]{1,2}\b", "bold")
+    if at is not None:
+        legend.insert(0, "@ you")
+    return text, legend
+
+
+EMPTY = ("-", "none", "empty", "no")
+
+
+def flowing(items: list[tuple[str, str]], width: int) -> Text:
+    """``Label value`` items run together, wrapped to ``width``; empty ones left out."""
+    text = Text()
+    used = 0
+    for label, value in items:
+        if value in EMPTY:
+            continue
+        piece = len(label) + 1 + len(value)
+        if used and used + 3 + piece > width:
+            text.append("\n")
+            used = 0
+        elif used:
+            text.append(" · ", style="dim")
+            used += 3
+        text.append(label + " ", style="bold")
+        text.append(value)
+        used += piece
+    return text
+
+
+def flowing_words(words: list[str], width: int) -> Text:
+    """Short entries joined by `` · ``, wrapped to ``width`` (a board's key)."""
+    text = Text(style="dim")
+    used = 0
+    for word in words:
+        if used and used + 3 + len(word) > width:
+            text.append("\n")
+            used = 0
+        elif used:
+            text.append(" · ")
+            used += 3
+        text.append(word)
+        used += len(word)
+    return text
+
+
+# ---------------------------------------------------------------- the screen
+
+class Screen:
+    """The parts of one seat's screen, each a list of renderables with a height."""
+
+    def __init__(self, game, seat: int, log: list[str], width: int, full: bool = False):
+        self.game, self.seat, self.width, self.full = game, seat, width, full
+        self.namer = Namer(game)
+        self.view = game.view(seat)
+        self.log = log
+
+    def header(self) -> Rule:
+        g = self.game
+        waiting = self.view["decision"]
+        who = f"{g.seat_name(self.seat)} to decide" if waiting else f"as {g.seat_name(self.seat)}"
+        return Rule(Text(f"{g.rules.title} · {who}", style="bold"), align="left",
+                    characters="─", style="cyan")
+
+    def body(self):
+        """The player's boards on the left, their sheet and the table on the right."""
+        me = self.view["players"][self.seat]
+        mine = entries(self.namer, me, "sheet")
+        table = entries(self.namer, self.view, "table")
+        boards = self._visited(me)
+        boards += [self._board(me, label, name) for kind, label, name in mine if kind == "grid"]
+        boards += [self._board(self.view, label, name) for kind, label, name in table if kind == "grid"]
+        left_width = max((b[2] for b in boards), default=0)
+        right_width = self.width - left_width - BOARD_GAP if boards else self.width
+        if right_width < 30:                         # too narrow for two columns: one under the other
+            right_width = self.width
+        right = Text()
+        right.append(f"You ({self.game.seat_name(self.seat)})\n", style=PANEL)
+        right.append_text(flowing([(l, v) for k, l, v in mine if k == "value"], right_width))
+        values = [(l, v) for k, l, v in table if k == "value"]
+        if values:
+            right.append("\nTable\n", style=PANEL)
+            right.append_text(flowing(values, right_width))
+        if not boards:
+            return right
+        left = Text()
+        for text, legend, width, label in boards[:1 if right_width < self.width else None]:
+            left.append(label + "\n", style=PANEL)
+            left.append_text(text)
+            if legend:
+                left.append("\n")
+                left.append_text(flowing_words(legend, width))
+            left.append("\n")
+        left.rstrip()
+        if right_width == self.width:
+            return Group(left, right)
+        grid = Table.grid(padding=(0, BOARD_GAP, 0, 0))
+        grid.add_column(width=left_width, no_wrap=True)
+        grid.add_column(width=right_width)
+        grid.add_row(left, right)
+        return grid
+
+    def _board(self, holder, label, name, at=None):
+        text, legend = board(self.namer, name, holder["grids"][name], at)
+        return text, legend, max(len(line) for line in text.plain.splitlines()), label
+
+    def _visited(self, me) -> list:
+        """Another player's board where a room on this player's sheet is (their piece is there)."""
+        out = []
+        for value in me.get("vars", {}).values():
+            if not (isinstance(value, dict) and value.get("$") == "room"):
+                continue
+            owner = value.get("of")
+            if owner is None or owner == self.seat:
+                continue
+            holder = self.view["players"][owner]
+            if value["grid"] in holder.get("grids", {}):
+                label = f"{self.game.seat_name(owner)}'s {self.namer.look.label(value['grid'])} (@ you)"
+                out.append(self._board(holder, label, value["grid"], (value["r"], value["c"])))
+        return out
+
+    def rivals(self) -> list:
+        """One line per other player (their boards too on the full screen)."""
+        out = []
+        for player in self.view["players"]:
+            if player["seat"] == self.seat:
+                continue
+            items = entries(self.namer, player, "opponents")
+            values = [(l, v) for k, l, v in items if k == "value"]
+            line = Text(f"{player['name']} ", style="bold magenta")
+            line.append_text(flowing(values, 10_000) if values else Text("(nothing you may see)", style="dim"))
+            if not self.full:
+                line.truncate(self.width, overflow="ellipsis")
+            out.append(line)
+            if self.full:
+                for kind, label, name in items:
+                    if kind == "grid":
+                        text, legend, _, _ = self._board(player, f"{player['name']}'s {label}", name)
+                        width = max(len(line) for line in text.plain.splitlines())
+                        out += [Text(f"{player['name']}'s {label}", style=PANEL), text,
+                                flowing_words(legend, width)]
+        return out
+
+    def happened(self, limit: int) -> list:
+        """What happened since this player last decided: the newest ``limit`` lines."""
+        if not self.log or limit <= 1:
+            return []
+        shown = self.log[-(limit - 1):]
+        skipped = len(self.log) - len(shown)
+        title = "Since your last turn" + (f" ({skipped} earlier: ? shows them)" if skipped else "")
+        lines = [Text(title, style=PANEL)]
+        for entry in shown:
+            line = Text("  " + self.namer.words(entry), style="dim")
+            line.truncate(self.width, overflow="ellipsis")
+            lines.append(line)
+        return lines
+
+    def options(self) -> list:
+        """The prompt and the options, numbered from 1, in columns when they are short."""
+        decision = self.view["decision"]
+        if decision is None:
+            return []
+        prompt = Text(f"{self.game.seat_name(self.seat)}: {decision['prompt']}", style="bold green")
+        if len(prompt) + len(KEYS) + 2 <= self.width:
+            prompt.append(f"  {KEYS}", style="dim")
+        labels = decision["options"]
+        width = len(str(len(labels)))
+        cells = [Text.assemble((f"{i:>{width}} ", "bold yellow"), label)
+                 for i, label in enumerate(labels, start=1)]
+        widest = max(len(c.plain) for c in cells)
+        if widest * 2 + 4 > self.width:
+            return [prompt, *cells]
+        return [prompt, Columns(cells, padding=(0, 3), column_first=True)]
+
+
+def height(console, renderable) -> int:
+    """How many lines ``renderable`` takes on ``console``."""
+    return len(console.render_lines(renderable, console.options, pad=False))
+
+
+def fit(console, screen: Screen) -> Group:
+    """The screen trimmed to the console's height: the log gives way first, then rivals."""
+    parts = [screen.header(), screen.body()]
+    rivals = screen.rivals()
+    options = screen.options()
+    fixed = sum(height(console, p) for p in parts + options) + 1        # and the answer's line
+    room = console.height - fixed
+    if not screen.full:
+        rivals = rivals[:max(room, 0)] if room < len(rivals) else rivals
+    room -= sum(height(console, r) for r in rivals)
+    log = screen.happened(len(screen.log) + 1 if screen.full else min(room, LOG_MAX + 1))
+    return Group(*parts, *rivals, *log, *options)
+
+
+def show(console, game, seat: int, log: list[str], full: bool = False) -> None:
+    """Print one seat's screen on ``console``."""
+    console.print(fit(console, Screen(game, seat, log, console.width, full)))
+
+
+# ---------------------------------------------------------------- help and the end
+
+def card_texts(game, labels, holder=None) -> list[str]:
+    """``Name: text`` for every record an option label or the sheet names, that has a text."""
+    rules, look = game.rules, game.rules.presentation
+    out, seen = [], set()
+    named = {}
+    for rid, record in rules.entities.items():
+        name = record.get("name") if isinstance(record, dict) else None
+        if name and look.text_of(rules, rid):
+            named.setdefault(name, rid)
+    words = " ".join(labels) + " " + " ".join(_record_ids(holder))
+    for name, rid in named.items():
+        if (name in words or rid in words) and name not in seen:
+            seen.add(name)
+            out.append(f"{name}: {look.text_of(rules, rid)}")
+    return out
+
+
+def _record_ids(holder) -> list[str]:
+    """Every string value in a view's holder (record ids among them)."""
+    out = []
+    stack = [holder] if holder is not None else []
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            out.append(item)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return out
+
+
+def score_table(game) -> Table:
+    """The final scores: one column per seat, best first; a row per part of the breakdown."""
+    look = game.rules.presentation
+    result = game.result
+    order = sorted(range(len(result["scores"])), key=lambda i: result["ranks"][i])
+    table = Table(title="Final scores", title_justify="left", box=None, padding=(0, 2, 0, 0),
+                  title_style="bold cyan")
+    table.add_column("", style="bold", no_wrap=True, min_width=14)
+    for i in order:
+        table.add_column(game.seat_name(i), header_style="bold magenta")
+    parts = {look.label(p): [_part(game.state["players"][i], p) for i in order] for p in look.score_parts}
+    table.add_row("place", *[str(result["ranks"][i]) for i in order])
+    for label, values in parts.items():
+        table.add_row(label, *map(str, values))
+    heads = [_head(result["scores"][i]) for i in order]
+    if look.score_rest:
+        rests = []
+        for k, head in enumerate(heads):
+            numbers = [v[k] for v in parts.values() if isinstance(v[k], (int, float))]
+            rests.append(str(head - sum(numbers)) if isinstance(head, (int, float)) else "")
+        table.add_row(look.score_rest, *rests)
+    table.add_row("score", *[_score(result["scores"][i]) for i in order], style="bold")
+    for name in game.rules.manifest.get("show", []):
+        table.add_row(look.label(name), *[str(game.state["players"][i]["vars"].get(name, ""))
+                                          for i in order])
+    return table
+
+
+def _head(score):
+    return score[0] if isinstance(score, list) else score
+
+
+def _score(score) -> str:
+    return "/".join(map(str, score)) if isinstance(score, list) else str(score)
+
+
+def _part(data: dict, name: str):
+    if name in data.get("counters", {}):
+        return data["counters"][name]
+    return data.get("vars", {}).get(name, "")

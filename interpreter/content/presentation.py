@@ -1,0 +1,97 @@
+"""How a ruleset's state is shown to a person: its presentation file, checked and defaulted.
+
+The presentation (``presentation:`` in the manifest, schema
+``schemas/presentation.schema.json``) only changes how things look at the
+terminal: display names, components that are bookkeeping, which components
+form the panels, how a record is summarised and what the final score
+breakdown lists. It never changes what a player may see; views decide that.
+Without the file every component is shown under its own name.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..diagnostics import did_you_mean
+
+PANELS = ("sheet", "table", "opponents")
+FIELD = re.compile(r"\{([a-z][a-z0-9_]*)\}")
+DEFAULT_TEXT = "{text}"          # a record with a text field says it, unless the file says otherwise
+
+
+@dataclass(frozen=True)
+class Presentation:
+    """A checked presentation; ``Presentation()`` is the default one."""
+    names: dict = field(default_factory=dict)
+    hidden: frozenset = frozenset()
+    panels: dict = field(default_factory=dict)          # panel -> [component names], when given
+    records: dict = field(default_factory=dict)         # table -> template
+    score_parts: tuple = ()
+    score_rest: str | None = None
+
+    def label(self, name: str) -> str:
+        """The name a person reads for component ``name``."""
+        return self.names.get(name, name.replace("_", " "))
+
+    def order(self, panel: str, available) -> list:
+        """The components of ``panel`` to show, in order, among those a view holds."""
+        available = [name for name in available if name not in self.hidden]
+        wanted = self.panels.get(panel)
+        if wanted is None:
+            return available
+        return [name for name in wanted if name in available]
+
+    def text_of(self, rules, rid) -> str | None:
+        """The summary text of record ``rid`` (its template filled in), or None."""
+        record = rules.entities.get(rid) if isinstance(rid, str) else None
+        if not isinstance(record, dict):
+            return None
+        template = self.records.get(record.get("table"), DEFAULT_TEXT)
+        if template == DEFAULT_TEXT and "text" not in record:
+            return None
+        return FIELD.sub(lambda m: _plain(record.get(m.group(1), "")), template)
+
+
+def _plain(value) -> str:
+    return "" if value is None else str(value)
+
+
+def build(data: dict) -> Presentation:
+    """A Presentation from the file's (schema-checked) data."""
+    score = data.get("score", {})
+    return Presentation(names=dict(data.get("names", {})), hidden=frozenset(data.get("hidden", ())),
+                        panels={k: list(v) for k, v in data.get("panels", {}).items()},
+                        records=dict(data.get("records", {})),
+                        score_parts=tuple(score.get("parts", ())), score_rest=score.get("rest"))
+
+
+def check(rules, source, problems) -> None:
+    """Every name the file uses must be declared: components of the right place, tables, fields."""
+    data = source.data
+    every = {name for names in rules.declared.values() for name in names}
+    mine = set(rules.player_components)
+
+    def need(name, allowed, path, what):
+        if name not in allowed:
+            problems.add("unknown-name", f"'{name}' {what}", source, path,
+                         hint=did_you_mean(name, sorted(allowed)))
+
+    for name in data.get("names", {}):
+        need(name, every, ("names", name), "is not a declared component")
+    for k, name in enumerate(data.get("hidden", [])):
+        need(name, every, ("hidden", k), "is not a declared component")
+    for panel, names in data.get("panels", {}).items():
+        allowed = every - mine if panel == "table" else mine
+        where = "the table's" if panel == "table" else "a player's"
+        for k, name in enumerate(names):
+            need(name, allowed, ("panels", panel, k), f"is not one of {where} components")
+    for k, name in enumerate(data.get("score", {}).get("parts", [])):
+        need(name, set(rules.counters) | set(rules.player_vars) & mine, ("score", "parts", k),
+             "is not a player's counter or variable")
+    for table, template in data.get("records", {}).items():
+        need(table, set(rules.table_specs), ("records", table), "is not a table")
+        fields = set(rules.table_specs.get(table, {}).get("fields", {})) | {"id", "name", "text"}
+        for name in FIELD.findall(template):
+            if table in rules.table_specs and name not in fields:
+                problems.add("unknown-name", f"'{{{name}}}' is not a field of table '{table}'",
+                             source, ("records", table), hint=did_you_mean(name, sorted(fields)))
