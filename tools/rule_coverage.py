@@ -15,6 +15,8 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from interpreter.workbench.coverage import rule_ids
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -30,14 +32,7 @@ def reference_ids(text: str) -> list[str]:
 
 def expand(cited: str) -> set[str]:
     """'AMB-03/04' and 'LR-BONUS-01..05' name several ids; a part may hold digits ('SS-2P-01')."""
-    out = set()
-    for part in re.finditer(r"([A-Z][A-Z0-9]*(?:-[0-9]*[A-Z][A-Z0-9]*)*-)(\d{2})((?:/\d{2})*)(?:\.\.(\d{2}))?", cited):
-        prefix, first, more, last = part.group(1), int(part.group(2)), part.group(3), part.group(4)
-        numbers = {first} | {int(n) for n in more.split("/") if n}
-        if last:
-            numbers |= set(range(first, int(last) + 1))
-        out |= {f"{prefix}{n:02d}" for n in numbers}
-    return out
+    return rule_ids(cited)
 
 
 def cited_in(folder: Path) -> set[str]:

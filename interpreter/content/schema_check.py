@@ -60,19 +60,26 @@ def check_schema(data: Any, schema: dict, locator: Locator) -> list[Diagnostic]:
     return sorted(found, key=lambda d: (d.line or 0, d.col or 0, d.code, d.message))
 
 
-def _non_string_keys(data: Any, locator: Locator) -> list[Diagnostic]:
-    diags, stack = [], [((), data)]
+def _non_text_keys(data: Any):
+    """The path of every mapping key in ``data`` that is not a text (YAML allows numbers, ...)."""
+    stack = [((), data)]
     while stack:
         path, value = stack.pop()
         items = value.items() if isinstance(value, dict) else enumerate(value) \
             if isinstance(value, list) else ()
         for key, item in items:
             if isinstance(value, dict) and not isinstance(key, str):
-                line, col = locator.key_at(path + (key,))
-                message = f"a key must be a text, not {_describe(key)}"
-                diags.append(Diagnostic("schema-key-type", message, locator.file, line, col,
-                                        hint=f"quote it: '{_show(key)}'"))
+                yield path + (key,)
             stack.append((path + (key,), item))
+
+
+def _non_string_keys(data: Any, locator: Locator) -> list[Diagnostic]:
+    diags = []
+    for path in _non_text_keys(data):
+        key = path[-1]
+        line, col = locator.key_at(path)
+        diags.append(Diagnostic("schema-key-type", f"a key must be a text, not {_describe(key)}",
+                                locator.file, line, col, hint=f"quote it: '{_show(key)}'"))
     return diags
 
 
@@ -240,13 +247,4 @@ def error_paths(data: Any, schema: dict) -> set[tuple]:
     The loader uses them to set a broken entry aside and check the rest.
     """
     paths = {tuple(error.absolute_path) for error in _Validator(schema).iter_errors(data)}
-    stack = [((), data)]
-    while stack:
-        path, value = stack.pop()
-        items = value.items() if isinstance(value, dict) else enumerate(value) \
-            if isinstance(value, list) else ()
-        for key, item in items:
-            if isinstance(value, dict) and not isinstance(key, str):
-                paths.add(path + (key,))
-            stack.append((path + (key,), item))
-    return paths
+    return paths | set(_non_text_keys(data))

@@ -19,7 +19,9 @@ from pathlib import Path
 
 from ..dsl import ast
 
-_ID = re.compile(r"([A-Z][A-Z0-9]*(?:-[A-Z]+)*-)(\d{2})((?:/\d{2})*)(?:\.\.(\d{2}))?")
+# A rule id: parts in capitals (a part may hold digits, 'SS-2P-01'), then two digits;
+# 'X-03/04' and 'X-RULE-01..05' name several.
+_ID = re.compile(r"([A-Z][A-Z0-9]*(?:-[0-9]*[A-Z][A-Z0-9]*)*-)(\d{2})((?:/\d{2})*)(?:\.\.(\d{2}))?")
 
 
 @contextlib.contextmanager
