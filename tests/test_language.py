@@ -1,4 +1,4 @@
-"""Conformance tests for the effect language (README, "The effect language"),
+"""Conformance tests for the effect language (docs/language.md, "The effect language"),
 run on the toy ruleset in tests/rulesets/toy.
 
 One short test, or one table, per behaviour: expressions, the general

@@ -1,4 +1,4 @@
-"""The README's examples run as written, so the documentation cannot drift."""
+"""The examples of the README and of docs/ run as written, so the documentation cannot drift."""
 from __future__ import annotations
 
 import re
@@ -7,11 +7,16 @@ from pathlib import Path
 from interpreter.dsl.parser import parse_program
 from interpreter.scenarios import run_scenario
 
-README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 
-def blocks(language: str) -> list[str]:
-    return re.findall(rf"```{language}\n(.*?)```", README, re.S)
+def doc(name: str) -> str:
+    return (ROOT / "docs" / name).read_text(encoding="utf-8")
+
+
+def blocks(language: str, text: str = README) -> list[str]:
+    return re.findall(rf"```{language}\n(.*?)```", text, re.S)
 
 
 def test_first_lines_are_the_two_set_up_commands():
@@ -21,12 +26,12 @@ def test_first_lines_are_the_two_set_up_commands():
 
 
 def test_python_api_example_runs():
-    [code] = [b for b in blocks("python") if "load_ruleset" in b]
-    exec(compile(code, "README.md", "exec"), {})
+    [code] = [b for b in blocks("python", doc("api.md")) if "load_ruleset" in b]
+    exec(compile(code, "docs/api.md", "exec"), {})
 
 
 def test_scenario_example_passes(tmp_path):
-    [text] = [b for b in blocks("yaml") if b.lstrip().startswith("# yaml-language-server: $schema=../../../schemas/scenario")]
+    [text] = [b for b in blocks("yaml", doc("scenarios.md")) if b.lstrip().startswith("# yaml-language-server: $schema=../../../schemas/scenario")]
     folder = Path(__file__).parent / "scenarios"
     path = folder / "_readme_example.yaml"             # beside the others: same relative schema path
     path.write_text(text, encoding="utf-8")
@@ -38,8 +43,9 @@ def test_scenario_example_passes(tmp_path):
 
 
 def test_effect_language_example_parses():
-    start = README.index("\ngain 2 coin, 1 mov") + 1
-    text = README[start:README.index("```", start)]
+    language = doc("language.md")
+    start = language.index("\ngain 2 coin, 1 mov") + 1
+    text = language[start:language.index("```", start)]
     lines = [line for line in text.splitlines() if "..." not in line]   # elided forms
     parse_program("\n".join(lines))
 
