@@ -40,10 +40,24 @@ class Namer:
         self._names = self._pattern = None
 
     def record(self, item) -> str:
-        entry = self.rules.entities.get(item) if isinstance(item, str) else None
-        if isinstance(entry, dict) and entry.get("name"):
-            return str(entry["name"])
-        return str(item)
+        title = self.look.title(self.rules, item)
+        return str(item) if title is None else title
+
+    def detailed(self, value) -> list[str]:
+        """A zone's cards one per line, each with its record text (a hidden zone: its count)."""
+        if "cards" not in value:
+            return [self.zone(value)]
+        lines = []
+        for card in value["cards"]:
+            text = self.look.text_of(self.rules, card)
+            lines.append(self.record(card) + (f": {text}" if text else ""))
+        return lines
+
+    def members(self, value, labels) -> str:
+        """A numbered zone group as its non-empty members under their labels."""
+        parts = [f"{label}: {self.zone(z)}" for label, z in zip(labels, value)
+                 if z.get("cards") or z.get("count")]
+        return " · ".join(parts) or "none"
 
     def value(self, value) -> str:
         """One value of a counter, variable or record field, in words."""
@@ -71,7 +85,7 @@ class Namer:
     def words(self, line: str) -> str:
         """A log line with the zones and boards it names under their display names."""
         if self._names is None:
-            names = [n for section in ("zones", "grids") for n in self.rules.declared.get(section, {})]
+            names = [n for section in ("zones", "grids", "auctions") for n in self.rules.declared.get(section, {})]
             self._names = {n: self.look.label(n) for n in names if self.look.label(n) != n}
             self._pattern = re.compile(r"\b(" + "|".join(map(re.escape, self._names)) + r")\b") \
                 if self._names else None
@@ -115,11 +129,19 @@ def entries(namer: Namer, holder: dict, panel: str) -> list[tuple[str, str, str]
         label = look.label(name)
         if section == "grids":
             out.append(("grid", label, name))
+        elif section == "zones" and name in look.details:
+            out.append(("lines", label, namer.detailed(shown)))
+        elif section == "zones" and name in look.members and isinstance(shown, list):
+            out.append(("value", label, namer.members(shown, look.members[name])))
         elif section == "zones":
             out.append(("value", label, namer.zone(shown)))
         elif kind.draw is not None:
             drawn = kind.draw(namer.rules, name, namer.rules.declared[section][name], shown)
-            out.append(("value", label, drawn.removeprefix(name).strip()))
+            drawn = drawn.removeprefix(name).strip().removeprefix(":").strip()
+            if "\n" in drawn:                          # a kind drawn as several lines: a block
+                out.append(("lines", label, drawn.splitlines()))
+            else:
+                out.append(("value", label, drawn))
         else:
             out.append(("value", label, namer.value(shown)))
     return out
@@ -189,6 +211,16 @@ def flowing_words(words: list[str], width: int) -> Text:
     return text
 
 
+def blocks(text: Text, items) -> None:
+    """Append each ``lines`` entry to ``text``: its label, then its lines indented."""
+    for kind, label, lines in items:
+        if kind != "lines" or not lines:
+            continue
+        text.append(f"\n{label}", style="bold")
+        for line in lines:
+            text.append(f"\n  {line}")
+
+
 # ---------------------------------------------------------------- the screen
 
 class Screen:
@@ -222,10 +254,12 @@ class Screen:
         right = Text()
         right.append(f"You ({self.game.seat_name(self.seat)})\n", style=PANEL)
         right.append_text(flowing([(l, v) for k, l, v in mine if k == "value"], right_width))
+        blocks(right, mine)
         values = [(l, v) for k, l, v in table if k == "value"]
-        if values:
+        if values or any(k == "lines" for k, _, _ in table):
             right.append("\nTable\n", style=PANEL)
             right.append_text(flowing(values, right_width))
+            blocks(right, table)
         if not boards:
             return right
         left = Text()
@@ -271,12 +305,17 @@ class Screen:
             if player["seat"] == self.seat:
                 continue
             items = entries(self.namer, player, "opponents")
-            values = [(l, v) for k, l, v in items if k == "value"]
-            line = Text(f"{player['name']} ", style="bold magenta")
-            line.append_text(flowing(values, 10_000) if values else Text("(nothing you may see)", style="dim"))
-            if not self.full:
+            values = [(l, v if k == "value" else "; ".join(v)) for k, l, v in items if k != "grid"]
+            name = Text(f"{player['name']} ", style="bold magenta")
+            most = self.namer.look.opponent_lines
+            if not values:
+                out.append(name.append_text(Text("(nothing you may see)", style="dim")))
+            elif self.full or most > 1:
+                out += self._rival_lines(name, values, None if self.full else most)
+            else:
+                line = name.append_text(flowing(values, 10_000))
                 line.truncate(self.width, overflow="ellipsis")
-            out.append(line)
+                out.append(line)
             if self.full:
                 for kind, label, name in items:
                     if kind == "grid":
@@ -285,6 +324,20 @@ class Screen:
                         out += [Text(f"{player['name']}'s {label}", style=PANEL), text,
                                 flowing_words(legend, width)]
         return out
+
+    def _rival_lines(self, name: Text, values, most) -> list:
+        """A rival's values wrapped to the width, at most ``most`` lines (None: all), the last cut."""
+        text = name.copy()
+        text.append_text(flowing(values, self.width - len(name)))
+        lines = text.split("\n")
+        if most is not None and len(lines) > most:
+            lines = lines[:most]
+            lines[-1].append(" …")
+        for line in lines[1:]:
+            line.pad_left(len(name))
+        for line in lines:
+            line.truncate(self.width, overflow="ellipsis")
+        return list(lines)
 
     def happened(self, limit: int) -> list:
         """What happened since this player last decided: the newest ``limit`` lines."""
