@@ -181,5 +181,8 @@ def test_a_bad_presentation_extension_is_a_content_error(tmp_path, text, words):
 def test_titles_name_records_everywhere_on_the_screen(rules):
     look = rules.presentation
     assert look.title(rules, "yellow_3") == "yellow 3"
-    assert look.title(rules, "usa").startswith("United States (black ")
+    assert look.title(rules, "usa") == "United States (black 4/3/3)"
+    island = next(rid for rid, r in rules.entities.items() if isinstance(r, dict)
+                  and r.get("table") == "deeds" and r.get("island"))
+    assert look.title(rules, island).endswith(", island)")        # {island?, island}
     assert look.text_of(rules, "influencers_2h").startswith("value 2, stacks 3 coins up, - down.")

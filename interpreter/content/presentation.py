@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from ..diagnostics import did_you_mean
 
 PANELS = ("sheet", "table", "opponents")
-FIELD = re.compile(r"\{([a-z][a-z0-9_]*)\}")
+FIELD = re.compile(r"\{([a-z][a-z0-9_]*)(?:\?([^{}]*))?\}")   # {field}, or {field?words}: the words if set
 DEFAULT_TEXT = "{text}"          # a record with a text field says it, unless the file says otherwise
 
 
@@ -40,7 +40,7 @@ class Presentation:
             return None
         template = self.titles.get(record.get("table"))
         if template is not None:
-            return FIELD.sub(lambda m: _plain(record.get(m.group(1))), template)
+            return _fill(template, record)
         return str(record["name"]) if record.get("name") else None
 
     def label(self, name: str) -> str:
@@ -63,7 +63,18 @@ class Presentation:
         template = self.records.get(record.get("table"), DEFAULT_TEXT)
         if template == DEFAULT_TEXT and "text" not in record:
             return None
-        return FIELD.sub(lambda m: _plain(record.get(m.group(1))), template)
+        return _fill(template, record)
+
+
+def _fill(template: str, record: dict) -> str:
+    """``template`` with each ``{field}`` replaced by the record's, each ``{field?words}`` by the
+    words when the field is set (true, non-zero, not empty), else by nothing."""
+    def one(match):
+        value = record.get(match.group(1))
+        if match.group(2) is not None:
+            return match.group(2) if value else ""
+        return _plain(value)
+    return FIELD.sub(one, template)
 
 
 def _plain(value) -> str:
@@ -123,7 +134,7 @@ def _check_template(rules, source, problems, need, section, table, template) -> 
     """A template's table must exist and every {field} it names must be one of the table's."""
     need(table, set(rules.table_specs), (section, table), "is not a table")
     fields = set(rules.table_specs.get(table, {}).get("fields", {})) | {"id", "name", "text"}
-    for name in FIELD.findall(template):
+    for name, _ in FIELD.findall(template):
         if table in rules.table_specs and name not in fields:
             problems.add("unknown-name", f"'{{{name}}}' is not a field of table '{table}'",
                          source, (section, table), hint=did_you_mean(name, sorted(fields)))
