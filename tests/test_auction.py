@@ -404,8 +404,8 @@ def test_a_terminal_draws_the_row_with_the_bids_as_the_viewer_sees_them():
     game = face_down_game()
     other = draw(RULES, "market", None, game.view(0)["auctions"]["market"])
     mine = draw(RULES, "market", None, game.view(1)["auctions"]["market"])
-    assert other.startswith("market: 1 Opal [support P1]: P1 Red 1+0, P2 ?+2 face down | 2 Pearl: The Drone 1+0")
-    assert other.endswith("| 3 ? (face down): -")
+    assert other.startswith("market:\n1 Opal [support P1]: P1 Red 1+0, P2 ?+2 face down\n2 Pearl: The Drone 1+0")
+    assert other.endswith("\n3 ? (face down): -")
     assert "P2 Blue 1+2 face down" in mine and "3 Amber (face down)" in mine      # P2 is the seer
 
 

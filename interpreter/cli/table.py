@@ -40,10 +40,24 @@ class Namer:
         self._names = self._pattern = None
 
     def record(self, item) -> str:
-        entry = self.rules.entities.get(item) if isinstance(item, str) else None
-        if isinstance(entry, dict) and entry.get("name"):
-            return str(entry["name"])
-        return str(item)
+        title = self.look.title(self.rules, item)
+        return str(item) if title is None else title
+
+    def detailed(self, value) -> list[str]:
+        """A zone's cards one per line, each with its record text (a hidden zone: its count)."""
+        if "cards" not in value:
+            return [self.zone(value)]
+        lines = []
+        for card in value["cards"]:
+            text = self.look.text_of(self.rules, card)
+            lines.append(self.record(card) + (f": {text}" if text else ""))
+        return lines
+
+    def members(self, value, labels) -> str:
+        """A numbered zone group as its non-empty members under their labels."""
+        parts = [f"{label}: {self.zone(z)}" for label, z in zip(labels, value)
+                 if z.get("cards") or z.get("count")]
+        return " · ".join(parts) or "none"
 
     def value(self, value) -> str:
         """One value of a counter, variable or record field, in words."""
@@ -69,10 +83,15 @@ class Namer:
         return str(value)
 
     def words(self, line: str) -> str:
-        """A log line with the zones and boards it names under their display names."""
+        """A log line with the components and records it names under their display names."""
         if self._names is None:
-            names = [n for section in ("zones", "grids") for n in self.rules.declared.get(section, {})]
+            sections = ("zones", "grids", "auctions")
+            names = [n for section in sections for n in self.rules.declared.get(section, {})]
             self._names = {n: self.look.label(n) for n in names if self.look.label(n) != n}
+            for rid in self.rules.entities:
+                title = self.look.title(self.rules, rid)
+                if isinstance(rid, str) and title and title != rid and rid not in self._names:
+                    self._names[rid] = title
             self._pattern = re.compile(r"\b(" + "|".join(map(re.escape, self._names)) + r")\b") \
                 if self._names else None
         if self._pattern is None:
@@ -115,11 +134,19 @@ def entries(namer: Namer, holder: dict, panel: str) -> list[tuple[str, str, str]
         label = look.label(name)
         if section == "grids":
             out.append(("grid", label, name))
+        elif section == "zones" and name in look.details:
+            out.append(("lines", label, namer.detailed(shown)))
+        elif section == "zones" and name in look.members and isinstance(shown, list):
+            out.append(("value", label, namer.members(shown, look.members[name])))
         elif section == "zones":
             out.append(("value", label, namer.zone(shown)))
         elif kind.draw is not None:
             drawn = kind.draw(namer.rules, name, namer.rules.declared[section][name], shown)
-            out.append(("value", label, drawn.removeprefix(name).strip()))
+            drawn = drawn.removeprefix(name).strip().removeprefix(":").strip()
+            if "\n" in drawn:                          # a kind drawn as several lines: a block
+                out.append(("lines", label, drawn.splitlines()))
+            else:
+                out.append(("value", label, drawn))
         else:
             out.append(("value", label, namer.value(shown)))
     return out
@@ -189,6 +216,16 @@ def flowing_words(words: list[str], width: int) -> Text:
     return text
 
 
+def blocks(text: Text, items) -> None:
+    """Append each ``lines`` entry to ``text``: its label, then its lines indented."""
+    for kind, label, lines in items:
+        if kind != "lines" or not lines:
+            continue
+        text.append(f"\n{label}", style="bold")
+        for line in lines:
+            text.append(f"\n  {line}")
+
+
 # ---------------------------------------------------------------- the screen
 
 class Screen:
@@ -222,10 +259,12 @@ class Screen:
         right = Text()
         right.append(f"You ({self.game.seat_name(self.seat)})\n", style=PANEL)
         right.append_text(flowing([(l, v) for k, l, v in mine if k == "value"], right_width))
+        blocks(right, mine)
         values = [(l, v) for k, l, v in table if k == "value"]
-        if values:
+        if values or any(k == "lines" for k, _, _ in table):
             right.append("\nTable\n", style=PANEL)
             right.append_text(flowing(values, right_width))
+            blocks(right, table)
         if not boards:
             return right
         left = Text()
@@ -264,19 +303,27 @@ class Screen:
                 out.append(self._board(holder, label, value["grid"], (value["r"], value["c"])))
         return out
 
-    def rivals(self) -> list:
-        """One line per other player (their boards too on the full screen)."""
+    def rivals(self, most: int | None = None) -> list:
+        """A line or a few per other player (their boards too on the full screen).
+
+        ``most``: the lines each may take (default: the presentation's ``opponent_lines``).
+        """
         out = []
         for player in self.view["players"]:
             if player["seat"] == self.seat:
                 continue
             items = entries(self.namer, player, "opponents")
-            values = [(l, v) for k, l, v in items if k == "value"]
-            line = Text(f"{player['name']} ", style="bold magenta")
-            line.append_text(flowing(values, 10_000) if values else Text("(nothing you may see)", style="dim"))
-            if not self.full:
+            values = [(l, v if k == "value" else "; ".join(v)) for k, l, v in items if k != "grid"]
+            name = Text(f"{player['name']} ", style="bold magenta")
+            most = most or self.namer.look.opponent_lines
+            if not values:
+                out.append(name.append_text(Text("(nothing you may see)", style="dim")))
+            elif self.full or most > 1:
+                out += self._rival_lines(name, values, None if self.full else most)
+            else:
+                line = name.append_text(flowing(values, 10_000))
                 line.truncate(self.width, overflow="ellipsis")
-            out.append(line)
+                out.append(line)
             if self.full:
                 for kind, label, name in items:
                     if kind == "grid":
@@ -285,6 +332,20 @@ class Screen:
                         out += [Text(f"{player['name']}'s {label}", style=PANEL), text,
                                 flowing_words(legend, width)]
         return out
+
+    def _rival_lines(self, name: Text, values, most) -> list:
+        """A rival's values wrapped to the width, at most ``most`` lines (None: all), the last cut."""
+        text = name.copy()
+        text.append_text(flowing(values, self.width - len(name)))
+        lines = text.split("\n")
+        if most is not None and len(lines) > most:
+            lines = lines[:most]
+            lines[-1].append(" …")
+        for line in lines[1:]:
+            line.pad_left(len(name))
+        for line in lines:
+            line.truncate(self.width, overflow="ellipsis")
+        return list(lines)
 
     def happened(self, limit: int) -> list:
         """What happened since this player last decided: the newest ``limit`` lines."""
@@ -300,8 +361,11 @@ class Screen:
             lines.append(line)
         return lines
 
-    def options(self) -> list:
-        """The prompt and the options, numbered from 1, in columns when they are short."""
+    def options(self, grid: bool = False) -> list:
+        """The prompt and the options, numbered from 1, in columns when they are short.
+
+        ``grid``: options built as a product (see ``factor``) as a grid, for when the list is too long.
+        """
         decision = self.view["decision"]
         if decision is None:
             return []
@@ -309,6 +373,9 @@ class Screen:
         if len(prompt) + len(KEYS) + 2 <= self.width:
             prompt.append(f"  {KEYS}", style="dim")
         labels = decision["options"]
+        drawn = option_grid(labels) if grid and len(labels) > 4 else None
+        if drawn is not None:
+            return [prompt, *drawn]
         width = len(str(len(labels)))
         cells = [Text.assemble((f"{i:>{width}} ", "bold yellow"), label)
                  for i, label in enumerate(labels, start=1)]
@@ -316,6 +383,66 @@ class Screen:
         if widest * 2 + 4 > self.width:
             return [prompt, *cells]
         return [prompt, Columns(cells, padding=(0, 3), column_first=True)]
+
+
+# ---------------------------------------------------------------- many options
+
+def _blocks(keys: list, rests: list):
+    """``(keys, rests)`` as a product: equal blocks of one key each, every block's rests alike."""
+    heads = list(dict.fromkeys(keys))
+    size = len(keys) // len(heads)
+    if len(heads) * size != len(keys) or size < 2 or len(heads) < 2:
+        return None
+    first = rests[:size]
+    for k, head in enumerate(heads):
+        block = slice(k * size, (k + 1) * size)
+        if any(key != head for key in keys[block]) or rests[block] != first:
+            return None
+    return heads, first
+
+
+def factor(labels: list[str]):
+    """``(heads, middles, tails)`` when the labels are every ``head middle tail`` in that order.
+
+    Options built as a product (a card, then a lot, then a face) read better as
+    a grid. ``tails`` is ``[""]`` when the labels do not end in a product of
+    their own. None when the labels are no such product.
+    """
+    words = [label.split() for label in labels]
+    shortest = min(len(w) for w in words)
+    best = ([" ".join(w) for w in words], [""])
+    for n in range(1, shortest - 1):             # the longest shared set of endings
+        found = _blocks([" ".join(w[:-n]) for w in words], [" ".join(w[-n:]) for w in words])
+        if found:
+            best = found
+    stems, tails = best
+    for n in range(shortest - 1, 0, -1):          # the longest heads that leave a product
+        found = _blocks([" ".join(s.split()[:n]) for s in stems],
+                        [" ".join(s.split()[n:]) for s in stems])
+        if found:
+            return found[0], found[1], tails
+    return None
+
+
+def option_grid(labels: list[str]):
+    """Many options as a grid: a row per middle, a column per head, each cell its numbers."""
+    found = factor(labels)
+    if found is None:
+        return None
+    heads, middles, tails = found
+    grid = Table(box=None, padding=(0, 1), show_edge=False, header_style="bold")
+    grid.add_column("")
+    for head in heads:
+        grid.add_column(head, justify="center")
+    number = iter(range(1, len(labels) + 1))
+    cells = [[] for _ in middles]
+    for _ in heads:
+        for row in cells:
+            row.append("/".join(str(next(number)) for _ in tails))
+    for middle, row in zip(middles, cells):
+        grid.add_row(middle, *[Text(cell, style="bold yellow") for cell in row])
+    key = "each cell: " + " / ".join(tails) if tails != [""] else "the option at each crossing"
+    return grid, Text(f"{key}; answer with its number or the label's words", style="dim")
 
 
 def height(console, renderable) -> int:
@@ -326,10 +453,17 @@ def height(console, renderable) -> int:
 def fit(console, screen: Screen) -> Group:
     """The screen trimmed to the console's height: the log gives way first, then rivals."""
     parts = [screen.header(), screen.body()]
-    rivals = screen.rivals()
     options = screen.options()
     fixed = sum(height(console, p) for p in parts + options) + 1        # and the answer's line
+    if fixed > console.height and not screen.full:                     # too many options: a grid
+        options = screen.options(grid=True)
+        fixed = sum(height(console, p) for p in parts + options) + 1
     room = console.height - fixed
+    rivals = screen.rivals()
+    for most in range(screen.namer.look.opponent_lines - 1, 0, -1):   # fewer lines each, before fewer rivals
+        if len(rivals) <= room or screen.full:
+            break
+        rivals = screen.rivals(most)
     if not screen.full:
         rivals = rivals[:max(room, 0)] if room < len(rivals) else rivals
     room -= sum(height(console, r) for r in rivals)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from ..diagnostics import did_you_mean
 
 PANELS = ("sheet", "table", "opponents")
-FIELD = re.compile(r"\{([a-z][a-z0-9_]*)\}")
+FIELD = re.compile(r"\{([a-z][a-z0-9_]*)(?:\?([^{}]*))?\}")   # {field}, or {field?words}: the words if set
 DEFAULT_TEXT = "{text}"          # a record with a text field says it, unless the file says otherwise
 
 
@@ -28,6 +28,20 @@ class Presentation:
     records: dict = field(default_factory=dict)         # table -> template
     score_parts: tuple = ()
     score_rest: str | None = None
+    titles: dict = field(default_factory=dict)          # table -> template: a record's name on screen
+    details: frozenset = frozenset()                    # zones whose cards are listed with their text
+    members: dict = field(default_factory=dict)         # numbered zone -> a label per member
+    opponent_lines: int = 1                             # lines each rival may take on the screen
+
+    def title(self, rules, rid) -> str | None:
+        """What record ``rid`` is called on the screen (its table's title, else its name), or None."""
+        record = rules.entities.get(rid) if isinstance(rid, str) else None
+        if not isinstance(record, dict):
+            return None
+        template = self.titles.get(record.get("table"))
+        if template is not None:
+            return _fill(template, record)
+        return str(record["name"]) if record.get("name") else None
 
     def label(self, name: str) -> str:
         """The name a person reads for component ``name``."""
@@ -49,11 +63,22 @@ class Presentation:
         template = self.records.get(record.get("table"), DEFAULT_TEXT)
         if template == DEFAULT_TEXT and "text" not in record:
             return None
-        return FIELD.sub(lambda m: _plain(record.get(m.group(1), "")), template)
+        return _fill(template, record)
+
+
+def _fill(template: str, record: dict) -> str:
+    """``template`` with each ``{field}`` replaced by the record's, each ``{field?words}`` by the
+    words when the field is set (true, non-zero, not empty), else by nothing."""
+    def one(match):
+        value = record.get(match.group(1))
+        if match.group(2) is not None:
+            return match.group(2) if value else ""
+        return _plain(value)
+    return FIELD.sub(one, template)
 
 
 def _plain(value) -> str:
-    return "" if value is None else str(value)
+    return "-" if value is None else str(value)
 
 
 def build(data: dict) -> Presentation:
@@ -62,7 +87,10 @@ def build(data: dict) -> Presentation:
     return Presentation(names=dict(data.get("names", {})), hidden=frozenset(data.get("hidden", ())),
                         panels={k: list(v) for k, v in data.get("panels", {}).items()},
                         records=dict(data.get("records", {})),
-                        score_parts=tuple(score.get("parts", ())), score_rest=score.get("rest"))
+                        score_parts=tuple(score.get("parts", ())), score_rest=score.get("rest"),
+                        titles=dict(data.get("titles", {})), details=frozenset(data.get("details", ())),
+                        members={k: list(v) for k, v in data.get("members", {}).items()},
+                        opponent_lines=data.get("opponent_lines", 1))
 
 
 def check(rules, source, problems) -> None:
@@ -88,10 +116,25 @@ def check(rules, source, problems) -> None:
     for k, name in enumerate(data.get("score", {}).get("parts", [])):
         need(name, set(rules.counters) | set(rules.player_vars) & mine, ("score", "parts", k),
              "is not a player's counter or variable")
-    for table, template in data.get("records", {}).items():
-        need(table, set(rules.table_specs), ("records", table), "is not a table")
-        fields = set(rules.table_specs.get(table, {}).get("fields", {})) | {"id", "name", "text"}
-        for name in FIELD.findall(template):
-            if table in rules.table_specs and name not in fields:
-                problems.add("unknown-name", f"'{{{name}}}' is not a field of table '{table}'",
-                             source, ("records", table), hint=did_you_mean(name, sorted(fields)))
+    zones = set(rules.declared.get("zones", {}))
+    for k, name in enumerate(data.get("details", [])):
+        need(name, zones, ("details", k), "is not a zone")
+    for name, labels in data.get("members", {}).items():
+        need(name, zones, ("members", name), "is not a zone")
+        count = rules.declared.get("zones", {}).get(name, {}).get("count")
+        if name in zones and count != len(labels):
+            problems.add("bad-presentation", f"zone '{name}' has {count or 'no'} numbered members, "
+                         f"not {len(labels)}", source, ("members", name))
+    for section in ("records", "titles"):
+        for table, template in data.get(section, {}).items():
+            _check_template(rules, source, problems, need, section, table, template)
+
+
+def _check_template(rules, source, problems, need, section, table, template) -> None:
+    """A template's table must exist and every {field} it names must be one of the table's."""
+    need(table, set(rules.table_specs), (section, table), "is not a table")
+    fields = set(rules.table_specs.get(table, {}).get("fields", {})) | {"id", "name", "text"}
+    for name, _ in FIELD.findall(template):
+        if table in rules.table_specs and name not in fields:
+            problems.add("unknown-name", f"'{{{name}}}' is not a field of table '{table}'",
+                         source, (section, table), hint=did_you_mean(name, sorted(fields)))

@@ -795,12 +795,13 @@ def deal(game, name, spec, data, seen, table_of, slots, pools) -> dict:
 
 
 def draw(rules, name, spec, shown) -> str:
-    """``market: 1 Ruby [support P1]: P2 Red 2+1, P3 ?+2 face down | 3 ? (face down): -``.
+    """``market:`` then a line per lot: ``1 Ruby [support P1]: P2 Red 2+1, P3 ?+2 face down``.
 
-    Face-down cards and lots the viewer may not see are ``?``; a bid shows its coins after ``+``.
+    Face-down cards and lots the viewer may not see are ``?``; a bid shows its coins after
+    ``+``; records are called by the presentation's titles, else by name.
     """
     def called(rid):
-        return "?" if rid is None else rules.entities.get(rid, {}).get("name") or rid
+        return "?" if rid is None else rules.presentation.title(rules, rid) or rid
 
     who = shown.get("names", {})
     parts = []
@@ -815,7 +816,7 @@ def draw(rules, name, spec, shown) -> str:
                 f"{called(b['card']) if b['card'] or b['value'] is None else b['value']}+{b['coins']}"
                 + (" face down" if b["down"] else "") for b in shown["bids"] if b["lot"] == k]
         parts.append(f"{head}: {', '.join(bids) or '-'}")
-    return f"{name}: " + " | ".join(parts)
+    return f"{name}:" + "".join("\n" + part for part in parts) if parts else f"{name}: none"
 
 
 # ---------------------------------------------------------------- the component kind
