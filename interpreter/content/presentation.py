@@ -13,9 +13,11 @@ import re
 from dataclasses import dataclass, field
 
 from ..diagnostics import did_you_mean
+from ..dsl.explain import explain
 
-PANELS = ("sheet", "table", "opponents")
+PANELS = ("sheet", "table", "opponents", "scripted")
 FIELD = re.compile(r"\{([a-z][a-z0-9_]*)\}")
+OPTIONAL = re.compile(r"\[([^\[\]]*)\]")   # a part of a template left out when a field in it is empty
 DEFAULT_TEXT = "{text}"          # a record with a text field says it, unless the file says otherwise
 
 
@@ -28,6 +30,9 @@ class Presentation:
     records: dict = field(default_factory=dict)         # table -> template
     score_parts: tuple = ()
     score_rest: str | None = None
+    cards: tuple = ()                                   # components listed a record a line, with texts
+    words: dict = field(default_factory=dict)           # phrase of an effect's words -> reader's words
+    layouts: dict = field(default_factory=dict)         # name -> how a list variable lies over a table
 
     def label(self, name: str) -> str:
         """The name a person reads for component ``name``."""
@@ -49,11 +54,38 @@ class Presentation:
         template = self.records.get(record.get("table"), DEFAULT_TEXT)
         if template == DEFAULT_TEXT and "text" not in record:
             return None
-        return FIELD.sub(lambda m: _plain(record.get(m.group(1), "")), template)
+        said = {name: self._field(rules, record.get(name)) for name in FIELD.findall(template)}
 
+        def part(match):                             # kept only when every field in it has a value
+            inner = match.group(1)
+            return FIELD.sub(lambda m: said[m.group(1)] or "", inner) \
+                if all(said[n] is not None for n in FIELD.findall(inner)) else ""
+        text = OPTIONAL.sub(part, template)
+        return FIELD.sub(lambda m: said[m.group(1)] or "", text).strip()
 
-def _plain(value) -> str:
-    return "" if value is None else str(value)
+    def _field(self, rules, value) -> str | None:
+        """A record field in words, or None when it is empty (a true flag says nothing: ``""``)."""
+        if value is None or value is False or value == [] or value == {}:
+            return None
+        if value is True:
+            return ""
+        if isinstance(value, dict):                  # a map of amounts: "1 art, 2 lighting"
+            return ", ".join(f"{n} {self.label(k)}" for k, n in value.items())
+        if isinstance(value, list):
+            return ", ".join(self._field(rules, v) or "" for v in value)
+        if isinstance(value, str):
+            entry = rules.entities.get(value)
+            return str(entry.get("name", value)) if isinstance(entry, dict) else value
+        key = getattr(value, "key", None)
+        if key in rules.effects:                     # an effect, said in words
+            return self.say(explain(rules.effects[key]))
+        return str(value)
+
+    def say(self, words: str) -> str:
+        """An effect's plain words with the file's ``words`` put in, longest phrase first."""
+        for phrase in sorted(self.words, key=len, reverse=True):
+            words = words.replace(phrase, self.words[phrase])
+        return words
 
 
 def build(data: dict) -> Presentation:
@@ -62,7 +94,9 @@ def build(data: dict) -> Presentation:
     return Presentation(names=dict(data.get("names", {})), hidden=frozenset(data.get("hidden", ())),
                         panels={k: list(v) for k, v in data.get("panels", {}).items()},
                         records=dict(data.get("records", {})),
-                        score_parts=tuple(score.get("parts", ())), score_rest=score.get("rest"))
+                        score_parts=tuple(score.get("parts", ())), score_rest=score.get("rest"),
+                        cards=tuple(data.get("cards", ())), words=dict(data.get("words", {})),
+                        layouts={k: dict(v) for k, v in data.get("layouts", {}).items()})
 
 
 def check(rules, source, problems) -> None:
@@ -81,13 +115,23 @@ def check(rules, source, problems) -> None:
     for k, name in enumerate(data.get("hidden", [])):
         need(name, every, ("hidden", k), "is not a declared component")
     for panel, names in data.get("panels", {}).items():
-        allowed = every - mine if panel == "table" else mine
-        where = "the table's" if panel == "table" else "a player's"
+        table = panel in ("table", "scripted")
+        allowed = every - mine if table else mine
+        where = "the table's" if table else "a player's"
         for k, name in enumerate(names):
             need(name, allowed, ("panels", panel, k), f"is not one of {where} components")
     for k, name in enumerate(data.get("score", {}).get("parts", [])):
         need(name, set(rules.counters) | set(rules.player_vars) & mine, ("score", "parts", k),
              "is not a player's counter or variable")
+    for k, name in enumerate(data.get("cards", [])):
+        need(name, every, ("cards", k), "is not a declared component")
+    for name, layout in data.get("layouts", {}).items():
+        need(layout["table"], set(rules.table_specs), ("layouts", name, "table"), "is not a table")
+        need(layout["list"], mine, ("layouts", name, "list"), "is not one of a player's components")
+        fields = set(rules.table_specs.get(layout["table"], {}).get("fields", {})) | {"id", "name"}
+        for key in ("row", "size"):
+            if key in layout:
+                need(layout[key], fields, ("layouts", name, key), f"is not a field of table '{layout['table']}'")
     for table, template in data.get("records", {}).items():
         need(table, set(rules.table_specs), ("records", table), "is not a table")
         fields = set(rules.table_specs.get(table, {}).get("fields", {})) | {"id", "name", "text"}
