@@ -119,7 +119,7 @@ def test_a_long_hand_keeps_the_screen_inside_100x40(status):
 
 def test_record_templates_drop_empty_parts_and_say_effects(status):
     look = status.presentation
-    assert look.text_of(status, "dining_table") == "— furniture, in Dining Room, 2 status"
+    assert look.text_of(status, "dining_table") == "furniture, in Dining Room, 2 status"
     assert look.text_of(status, "watercolour_study").endswith(
         "1 status: draw a personal event (look at 2, keep 1)")
     telephone = look.text_of(status, "telephone")
@@ -169,3 +169,16 @@ def test_the_new_presentation_parts_are_checked(tmp_path, text, words):
         load_ruleset(str(_status_with(tmp_path, text)))
     rendered = str(caught.value) + " ".join(d.message for d in caught.value.diagnostics)
     assert words in rendered
+
+
+def test_the_final_scores_and_the_help_texts(status):
+    game = Game.new(status, players=2, seed=2)
+    drive(game, random_mover(2))
+    console = Console(record=True, width=WIDTH, file=io.StringIO())
+    console.print(table.score_table(game))
+    text = console.export_text()
+    assert "Track" in text and "Status pool" in text and "place" in text
+    game, seat = deciding(status, 1, 2, 30)
+    texts = table.card_texts(game, list(game.decision_for(seat).options), game.view(seat)["players"][seat])
+    character = status.entities[game.state["players"][seat]["vars"]["character"]]
+    assert f"{character['name']}: {character['ability']}" in texts

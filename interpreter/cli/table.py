@@ -300,7 +300,7 @@ class Screen:
                 line.append(names[-1], style="bold")
                 text = look.text_of(rules, rid)
                 if text:
-                    line.append(" " + text)
+                    line.append(" — " + text)
                 lines.append(line)
             out.append((look.label(name), names, lines))
         return out
