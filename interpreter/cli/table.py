@@ -70,7 +70,7 @@ class Namer:
         if isinstance(value, str):
             return self.record(value)
         if isinstance(value, list):
-            return ", ".join(self.value(v) for v in value) if value else "none"
+            return ", ".join(self._counted(value)) if value else "none"
         if isinstance(value, dict) and value.get("$") == "room":
             room = f"{render.column_letter(value['c'])}{value['r']}"
             if value.get("of") is None:
@@ -78,9 +78,18 @@ class Namer:
             return f"{room} of {self.game.seat_name(value['of'])}"
         if isinstance(value, dict) and "$" in value:
             return describe(decode(dict(value)), self.game.seat_names)
-        if isinstance(value, dict):
-            return " ".join(self.value(v) for v in value.values())
+        if isinstance(value, dict):                    # an entry: its first field, the rest after
+            first, *rest = [self.value(v) for v in value.values()] or ["-"]
+            return first + (f" ({', '.join(rest)})" if rest else "")
         return str(value)
+
+    def _counted(self, values: list) -> list[str]:
+        """A list's values in words, repeats said once with how many (``art ×3``)."""
+        said = [self.value(v) for v in values]
+        counts: dict = {}
+        for word in said:
+            counts[word] = counts.get(word, 0) + 1
+        return [word if n == 1 else f"{word} ×{n}" for word, n in counts.items()]
 
     def words(self, line: str) -> str:
         """A log line with the components and records it names under their display names."""
@@ -265,6 +274,11 @@ class Screen:
             right.append("\nTable\n", style=PANEL)
             right.append_text(flowing(values, right_width))
             blocks(right, table)
+        scripted = self.game.seat_names[self.game.people:]
+        values = [(l, v) for k, l, v in entries(self.namer, self.view, "scripted") if k == "value"]
+        if scripted and values and "scripted" in self.namer.look.panels:
+            right.append("\n" + ", ".join(scripted) + "  ", style=PANEL)
+            right.append_text(flowing(values, right_width))
         if not boards:
             return right
         left = Text()
@@ -301,6 +315,99 @@ class Screen:
             if value["grid"] in holder.get("grids", {}):
                 label = f"{self.game.seat_name(owner)}'s {self.namer.look.label(value['grid'])} (@ you)"
                 out.append(self._board(holder, label, value["grid"], (value["r"], value["c"])))
+        return out
+
+    def records(self) -> list[tuple[str, list[str], list[Text]]]:
+        """The presentation's ``cards`` components: ``(label, names, lines)``, a record a line.
+
+        A player's own component is read first, then the table's; a zone
+        gives only the cards the view holds face up, so nothing hidden is listed.
+        """
+        me = self.view["players"][self.seat]
+        look, rules = self.namer.look, self.namer.rules
+        out = []
+        for name in look.cards:
+            found = [holder[key][name] for holder in (me, self.view) for key in ("zones", "vars")
+                     if name in holder.get(key, {})]
+            ids = _ids(found[0]) if found else []
+            if not ids:
+                continue
+            names, lines = [], []
+            for rid in ids:
+                names.append(self.namer.record(rid))
+                line = Text("  ")
+                line.append(names[-1], style="bold")
+                text = look.text_of(rules, rid)
+                if text:
+                    line.append(" — " + text)
+                lines.append(line)
+            out.append((look.label(name), names, lines))
+        return out
+
+    def record_lines(self, console, room: int) -> list:
+        """The records in at most ``room`` lines, the first sections keeping their texts longest.
+
+        First each section takes a line a card if that fits, else as many cards
+        as fit and the rest by name, else its names, leaving a line for each
+        later section; then the room left wraps whole texts, first sections first.
+        """
+        sections = self.records()
+        parts = []
+        for k, (label, names, lines) in enumerate(sections):
+            left = room - (len(sections) - k - 1)      # a line kept for every later section
+            if len(lines) == 1:                         # one card: on its label's line
+                lines = [Text.assemble((label + " ", PANEL), lines[0][2:])]
+                sections[k] = (label, names, lines)
+                part = [self._cut(lines[0])]
+            elif 1 + len(lines) <= left:
+                part = [Text(label, style=PANEL), *map(self._cut, lines)]
+            elif left >= 3:                             # the first cards in full, then the rest
+                shown = left - 2
+                rest = Text.assemble(("  and ", "dim"), ", ".join(names[shown:]))
+                part = [Text(label, style=PANEL), *map(self._cut, lines[:shown]), self._cut(rest)]
+            else:
+                part = [self._cut(Text.assemble((label + " ", PANEL), ", ".join(names)))]
+            parts.append(part)
+            room -= len(part)
+        for k, (label, names, lines) in enumerate(sections):
+            extra = sum(height(console, line) for line in lines) - len(lines)
+            if len(lines) == 1 and 0 < extra <= room:
+                parts[k] = lines
+                room -= extra
+            elif len(parts[k]) == 1 + len(lines) and 0 < extra <= room:
+                parts[k] = [Text(label, style=PANEL), *lines]
+                room -= extra
+        return [line for part in parts for line in part]
+
+    def _cut(self, line: Text) -> Text:
+        line = line.copy()
+        line.truncate(self.width, overflow="ellipsis")
+        return line
+
+    def layouts(self) -> list:
+        """The presentation's layouts of this player's list variables over a table, a line per row."""
+        me = self.view["players"][self.seat]
+        out = []
+        for layout in self.namer.look.layouts.values():
+            entries_ = me.get("vars", {}).get(layout["list"])
+            if entries_ is None:
+                continue
+            out.append(Text(layout["title"], style=PANEL))
+            for row, places in _rows(self.namer.rules, layout):
+                line = Text(f"  {layout.get('row_label', '')} {row}  ".lstrip() if row is not None else "  ",
+                            style="bold")
+                cells = []
+                for rid, record in places:
+                    here = [e for e in entries_ if isinstance(e, dict) and e.get(layout["at"]) == rid]
+                    cell = f"{record.get('name', rid)} {len(here)}"
+                    if layout.get("size"):
+                        cell += f"/{record.get(layout['size'])}"
+                    if layout.get("show") and here:
+                        cell += " " + ", ".join(self.namer.value(e.get(layout["show"])) for e in here)
+                    cells.append(cell)
+                line.append(" · ".join(cells), style="")
+                line.truncate(self.width, overflow="ellipsis")
+                out.append(line)
         return out
 
     def rivals(self, most: int | None = None) -> list:
@@ -445,14 +552,35 @@ def option_grid(labels: list[str]):
     return grid, Text(f"{key}; answer with its number or the label's words", style="dim")
 
 
+def _ids(value) -> list:
+    """The record ids a zone (or numbered group of zones) or a variable of a view holds."""
+    if isinstance(value, list):
+        return [rid for item in value for rid in _ids(item)]
+    if isinstance(value, dict):
+        return list(value.get("cards", []))
+    return [value] if isinstance(value, str) else []
+
+
+def _rows(rules, layout) -> list:
+    """A layout's table records grouped by its row field, highest row first."""
+    records = [(rid, r) for rid, r in rules.entities.items()
+               if isinstance(r, dict) and r.get("table") == layout["table"]]
+    if "row" not in layout:
+        return [(None, records)]
+    rows: dict = {}
+    for rid, record in records:
+        rows.setdefault(record.get(layout["row"]), []).append((rid, record))
+    return sorted(rows.items(), key=lambda p: p[0], reverse=True)
+
+
 def height(console, renderable) -> int:
     """How many lines ``renderable`` takes on ``console``."""
     return len(console.render_lines(renderable, console.options, pad=False))
 
 
 def fit(console, screen: Screen) -> Group:
-    """The screen trimmed to the console's height: the log gives way first, then rivals."""
-    parts = [screen.header(), screen.body()]
+    """The screen trimmed to the console's height: the log gives way first, then card texts, then rivals."""
+    parts = [screen.header(), screen.body(), *screen.layouts()]
     options = screen.options()
     fixed = sum(height(console, p) for p in parts + options) + 1        # and the answer's line
     if fixed > console.height and not screen.full:                     # too many options: a grid
@@ -460,6 +588,9 @@ def fit(console, screen: Screen) -> Group:
         fixed = sum(height(console, p) for p in parts + options) + 1
     room = console.height - fixed
     rivals = screen.rivals()
+    records = screen.record_lines(console, 10_000 if screen.full else room - min(len(rivals), 3))
+    parts += records                           # cards give way to up to 3 rivals' lines, not more
+    room -= sum(height(console, r) for r in records)
     for most in range(screen.namer.look.opponent_lines - 1, 0, -1):   # fewer lines each, before fewer rivals
         if len(rivals) <= room or screen.full:
             break

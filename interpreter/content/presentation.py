@@ -13,9 +13,11 @@ import re
 from dataclasses import dataclass, field
 
 from ..diagnostics import did_you_mean
+from ..dsl.explain import explain
 
-PANELS = ("sheet", "table", "opponents")
+PANELS = ("sheet", "table", "opponents", "scripted")
 FIELD = re.compile(r"\{([a-z][a-z0-9_]*)(?:\?([^{}]*))?\}")   # {field}, or {field?words}: the words if set
+OPTIONAL = re.compile(r"\[([^\[\]]*)\]")   # a part of a template left out when a field in it is empty
 DEFAULT_TEXT = "{text}"          # a record with a text field says it, unless the file says otherwise
 
 
@@ -33,6 +35,10 @@ class Presentation:
     members: dict = field(default_factory=dict)         # numbered zone -> a label per member
     opponent_lines: int = 1                             # lines each rival may take on the screen
 
+    cards: tuple = ()                                   # components listed a record a line, with texts
+    words: dict = field(default_factory=dict)           # phrase of an effect's words -> reader's words
+    layouts: dict = field(default_factory=dict)         # name -> how a list variable lies over a table
+
     def title(self, rules, rid) -> str | None:
         """What record ``rid`` is called on the screen (its table's title, else its name), or None."""
         record = rules.entities.get(rid) if isinstance(rid, str) else None
@@ -40,7 +46,7 @@ class Presentation:
             return None
         template = self.titles.get(record.get("table"))
         if template is not None:
-            return _fill(template, record)
+            return self.fill(rules, template, record)
         return str(record["name"]) if record.get("name") else None
 
     def label(self, name: str) -> str:
@@ -63,22 +69,49 @@ class Presentation:
         template = self.records.get(record.get("table"), DEFAULT_TEXT)
         if template == DEFAULT_TEXT and "text" not in record:
             return None
-        return _fill(template, record)
+        return self.fill(rules, template, record)
 
+    def fill(self, rules, template: str, record: dict) -> str:
+        """``template`` filled from ``record``: ``{field}`` in words ("-" when empty), ``{field?words}``
+        the words when the field is set, ``[a part]`` left out unless every field in it is set."""
+        said = {m.group(1): self._field(rules, record.get(m.group(1))) for m in FIELD.finditer(template)}
 
-def _fill(template: str, record: dict) -> str:
-    """``template`` with each ``{field}`` replaced by the record's, each ``{field?words}`` by the
-    words when the field is set (true, non-zero, not empty), else by nothing."""
-    def one(match):
-        value = record.get(match.group(1))
-        if match.group(2) is not None:
-            return match.group(2) if value else ""
-        return _plain(value)
-    return FIELD.sub(one, template)
+        def one(match, empty="-"):
+            name, words = match.group(1), match.group(2)
+            if words is not None:
+                return words if record.get(name) else ""
+            return said[name] if said[name] is not None else empty
 
+        def part(match):                             # kept only when every field in it has a value
+            inner = match.group(1)
+            if all(said[m.group(1)] is not None for m in FIELD.finditer(inner)):
+                return FIELD.sub(lambda m: one(m, ""), inner)
+            return ""
+        return FIELD.sub(one, OPTIONAL.sub(part, template)).strip()
 
-def _plain(value) -> str:
-    return "-" if value is None else str(value)
+    def _field(self, rules, value) -> str | None:
+        """A record field in words, or None when it is empty (a true flag says nothing: ``""``)."""
+        if value is None or value is False or value == [] or value == {}:
+            return None
+        if value is True:
+            return ""
+        if isinstance(value, dict):                  # a map of amounts: "1 art, 2 lighting"
+            return ", ".join(f"{n} {self.label(k)}" for k, n in value.items())
+        if isinstance(value, list):
+            return ", ".join(self._field(rules, v) or "" for v in value)
+        if isinstance(value, str):
+            entry = rules.entities.get(value)
+            return str(entry.get("name", value)) if isinstance(entry, dict) else value
+        key = getattr(value, "key", None)
+        if key in rules.effects:                     # an effect, said in words
+            return self.say(explain(rules.effects[key]))
+        return str(value)
+
+    def say(self, words: str) -> str:
+        """An effect's plain words with the file's ``words`` put in, longest phrase first."""
+        for phrase in sorted(self.words, key=len, reverse=True):
+            words = words.replace(phrase, self.words[phrase])
+        return words
 
 
 def build(data: dict) -> Presentation:
@@ -90,7 +123,9 @@ def build(data: dict) -> Presentation:
                         score_parts=tuple(score.get("parts", ())), score_rest=score.get("rest"),
                         titles=dict(data.get("titles", {})), details=frozenset(data.get("details", ())),
                         members={k: list(v) for k, v in data.get("members", {}).items()},
-                        opponent_lines=data.get("opponent_lines", 1))
+                        opponent_lines=data.get("opponent_lines", 1),
+                        cards=tuple(data.get("cards", ())), words=dict(data.get("words", {})),
+                        layouts={k: dict(v) for k, v in data.get("layouts", {}).items()})
 
 
 def check(rules, source, problems) -> None:
@@ -109,8 +144,9 @@ def check(rules, source, problems) -> None:
     for k, name in enumerate(data.get("hidden", [])):
         need(name, every, ("hidden", k), "is not a declared component")
     for panel, names in data.get("panels", {}).items():
-        allowed = every - mine if panel == "table" else mine
-        where = "the table's" if panel == "table" else "a player's"
+        table = panel in ("table", "scripted")
+        allowed = every - mine if table else mine
+        where = "the table's" if table else "a player's"
         for k, name in enumerate(names):
             need(name, allowed, ("panels", panel, k), f"is not one of {where} components")
     for k, name in enumerate(data.get("score", {}).get("parts", [])):
@@ -125,6 +161,15 @@ def check(rules, source, problems) -> None:
         if name in zones and count != len(labels):
             problems.add("bad-presentation", f"zone '{name}' has {count or 'no'} numbered members, "
                          f"not {len(labels)}", source, ("members", name))
+    for k, name in enumerate(data.get("cards", [])):
+        need(name, every, ("cards", k), "is not a declared component")
+    for name, layout in data.get("layouts", {}).items():
+        need(layout["table"], set(rules.table_specs), ("layouts", name, "table"), "is not a table")
+        need(layout["list"], mine, ("layouts", name, "list"), "is not one of a player's components")
+        fields = set(rules.table_specs.get(layout["table"], {}).get("fields", {})) | {"id", "name"}
+        for key in ("row", "size"):
+            if key in layout:
+                need(layout[key], fields, ("layouts", name, key), f"is not a field of table '{layout['table']}'")
     for section in ("records", "titles"):
         for table, template in data.get(section, {}).items():
             _check_template(rules, source, problems, need, section, table, template)
