@@ -128,10 +128,10 @@ VERBS = {
     "tell": Verb(telling.tell, "tell player or list of player saying any", doc="write a line only these players read", example='tell self text("you saw", top(deck))'),
     "announce": Verb(telling.announce, "announce", doc="every sealed choice made so far is told to everyone", example="announce"),
     # auctions (a lot or a bid is a record from lots()/bids(); see mechanics/auction.py)
-    "lay": Verb(auction.lay, "lay list of id on string", doc='a new row of lots for an auction, the last ones face down as declared', example='lay [d1, d2, d3] on "deeds"', resume=auction.resume, labels=auction.labels),
+    "lay": Verb(auction.lay, "lay list of id on string", doc='a new row of lots for an auction, the last ones face down as declared', example='lay [a, b, c] on "sale"', resume=auction.resume, labels=auction.labels),
     "bid": Verb(auction.bid, "bid id or none at record [with record]", doc='place a bid card on a lot, from its zone (with {down, coins, owner, value})', example='bid c at l with {down: true, coins: 1}', resume=auction.resume,
                 labels=auction.labels),
-    "resolve": Verb(auction.resolve, "resolve record", doc='run a lot through its hook points, offer it down the ranking and settle it', example='resolve first(lots("deeds"))', resume=auction.resume, labels=auction.labels),
+    "resolve": Verb(auction.resolve, "resolve record", doc='run a lot through its hook points, offer it down the ranking and settle it', example='resolve first(lots("sale"))', resume=auction.resume, labels=auction.labels),
     "stack": Verb(auction.stack, "stack number on record", doc='the acting player adds coins to a bid, within its stack limit', example='stack 1 on b'),
     "take": Verb(auction.take, "take number from record [to player]", doc='coins stacked on a bid go to a player (the acting one by default)', example='take 1 from b to self'),
     "revalue": Verb(auction.revalue, "revalue record to number", doc="a bid's value from now on", example='revalue b to 5'),
@@ -196,12 +196,12 @@ FUNCTIONS = {
     "components": Function(graphs.components, "components(graph, list of id) -> list of list of id", doc="the connected groups among some nodes", example="components(borders, self.lands)"),
     "reach": Function(graphs.reach, "reach(graph, id, list of id) -> list of id", doc="every node of a list reachable from a node through that list", example="reach(borders, home, self.lands)"),
     # auctions
-    "lots": Function(auction.lots, "lots(string) -> list of record", doc='the row of an auction, in order, as lot records', example='lots("deeds")'),
+    "lots": Function(auction.lots, "lots(string) -> list of record", doc='the row of an auction, in order, as lot records', example='lots("sale")'),
     "bids": Function(auction.bids, "bids(record) -> list of record", doc='the bids on a lot, in the order they were placed', example='bids(l)'),
     "bid_total": Function(auction.bid_total, "bid_total(record, player) -> number", doc="a bidder's values plus coins on a lot (0 with no bid there)", example='bid_total(l, self)'),
     "ranking": Function(auction.ranking, "ranking(record) -> list of player", doc='the bidders on a lot, best first, ties by the declared tie order', example='first(ranking(l))'),
-    "resolving": Function(auction.resolving, "resolving(string) -> record or none", doc='the lot being resolved now, or none', example='resolving("deeds")'),
-    "stack_limit": Function(auction.stack_limit, "stack_limit(string, player, id, bool) -> number or none", doc='the coins a card may hold on that face, or none', example='stack_limit("deeds", self, c, true)'),
+    "resolving": Function(auction.resolving, "resolving(string) -> record or none", doc='the lot being resolved now, or none', example='resolving("sale")'),
+    "stack_limit": Function(auction.stack_limit, "stack_limit(string, player, id, bool) -> number or none", doc='the coins a card may hold on that face, or none', example='stack_limit("sale", self, c, true)'),
 }
 
 # The built-in names (seats.BUILTINS reads them) and a player's own attributes

@@ -482,7 +482,7 @@ def charge(ctx, arg, kw) -> None:
 def _start(ctx, name, todo: list) -> None:
     """Schedule the statement's own frame: it runs ``todo`` in order (see ``resume``).
 
-    Listeners take their turn from the acting player on (``as gavel: resolve ...``), as
+    Listeners take their turn from the acting player on (``as starter: resolve ...``), as
     ``signal`` does.
     """
     game = ctx.game
