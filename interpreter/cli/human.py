@@ -184,13 +184,5 @@ def _known(game, seat: int) -> set:
                 continue
             owner = holder.get("seat")
             out.update((owner, key, name) for name in value)
-            stack = [value]
-            while stack:
-                item = stack.pop()
-                if isinstance(item, str) and item in entities:
-                    out.add(item)
-                elif isinstance(item, dict):
-                    stack.extend(item.values())
-                elif isinstance(item, list):
-                    stack.extend(item)
+            out.update(text for text in table.strings_in(value) if text in entities)
     return out

@@ -618,7 +618,7 @@ def card_texts(game, labels, holder=None) -> list[str]:
         name = record.get("name") if isinstance(record, dict) else None
         if name and look.text_of(rules, rid):
             named.setdefault(name, rid)
-    words = " ".join(labels) + " " + " ".join(_record_ids(holder))
+    words = " ".join(labels) + " " + " ".join(strings_in(holder))
     for name, rid in named.items():
         if (name in words or rid in words) and name not in seen:
             seen.add(name)
@@ -626,7 +626,7 @@ def card_texts(game, labels, holder=None) -> list[str]:
     return out
 
 
-def _record_ids(holder) -> list[str]:
+def strings_in(holder) -> list[str]:
     """Every string value in a view's holder (record ids among them)."""
     out = []
     stack = [holder] if holder is not None else []
