@@ -187,6 +187,24 @@ def test_coins_hands_face_down_bids_and_the_face_down_deed_are_hidden(rules):
     assert told and all(to == [owner] for to in told)         # nobody else is told the card
 
 
+def test_a_look_ahead_keeps_dummy_cards_among_dummies_and_faction_cards_in_hands(rules):
+    """Two players (SS-2P-01): the dummy sets and the factions' cards are one table, the auction's;
+    a bot's determinised world deals hidden cards only where their kind can be (the zones'
+    ``where``), so no dummy card reaches a hand and no faction card a dummy set."""
+    from interpreter.engine.determinise import determinise
+    game = Game.new(rules, players=2, seed=3)
+    drive(game, random_mover(3), until=lambda g: g.evaluate(
+        'phase == "bidding" and sum(list(count(bids(l)) for l in lots(market))) >= 4'))
+    dummy = set(game.evaluate('list(c.id for c in bid_cards if get(c, "set", none) != none)'))
+    for seed in range(6):
+        det = determinise(game, 0, seed)
+        other = det.state["players"][1]["zones"]
+        assert other["hand"] and not dummy & set(other["hand"])
+        assert set(other["dummy_set"]) <= dummy
+        for b in det.state["auctions"]["market"]["bids"]:           # seats 3 and 4: the dummies
+            assert (b["card"] in dummy) == (b["owner"] >= 2)
+
+
 # ---------------------------------------------------------------- whole games (SS-END-*)
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
