@@ -376,6 +376,25 @@ def test_two_players_a_ghost_bid_loses_ties_and_its_lot_is_discarded():
         [p["zones"] for p in game.state["players"]])         # a dummy card leaves play
 
 
+def test_look_ahead_deals_a_hidden_card_only_where_its_kind_can_be():
+    """The ghost's cards and the players' sets are one table but start in two zones (``where``):
+    a look-ahead never deals a hidden ghost card into a hand, nor a player's card to the ghost."""
+    game = new(players=2, seed=1)
+    pick(game, 0, "support", "Ghost 2", "lot 1")
+    ghost = game.people + 1
+    kind = {card: game.rules.entities[card]["set"] for card in game.rules.tables["cards"]}
+    dealt = set()
+    for seed in range(16):
+        det = determinise(game, 1, seed)
+        assert det.view(1) == game.view(1)
+        players = det.state["players"]
+        bid_card = [b for b in det.state["auctions"]["market"]["bids"] if b["owner"] == ghost][0]["card"]
+        assert {kind[c] for c in players[ghost]["zones"]["hand"] + [bid_card]} == {"ghost"}
+        assert "ghost" not in {kind[c] for c in players[0]["zones"]["hand"] + det.state["zones"]["box"]}
+        dealt.add(bid_card)
+    assert len(dealt) > 1                       # still dealt afresh among the ghost's cards
+
+
 def test_without_visible_to_nobody_sees_the_face_down_lot(tmp_path):
     folder = copy_fixture(tmp_path)
     components = folder / "components.yaml"

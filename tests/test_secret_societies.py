@@ -187,6 +187,24 @@ def test_coins_hands_face_down_bids_and_the_face_down_deed_are_hidden(rules):
     assert told and all(to == [owner] for to in told)         # nobody else is told the card
 
 
+def test_a_look_ahead_keeps_dummy_cards_among_dummies_and_faction_cards_in_hands(rules):
+    """Two players (SS-2P-01): the dummy sets and the factions' cards are one table, the auction's;
+    a bot's determinised world deals hidden cards only where their kind can be (the zones'
+    ``where``), so no dummy card reaches a hand and no faction card a dummy set."""
+    from interpreter.engine.determinise import determinise
+    game = Game.new(rules, players=2, seed=3)
+    drive(game, random_mover(3), until=lambda g: g.evaluate(
+        'phase == "bidding" and sum(list(count(bids(l)) for l in lots(market))) >= 4'))
+    dummy = set(game.evaluate('list(c.id for c in bid_cards if get(c, "set", none) != none)'))
+    for seed in range(6):
+        det = determinise(game, 0, seed)
+        other = det.state["players"][1]["zones"]
+        assert other["hand"] and not dummy & set(other["hand"])
+        assert set(other["dummy_set"]) <= dummy
+        for b in det.state["auctions"]["market"]["bids"]:           # seats 3 and 4: the dummies
+            assert (b["card"] in dummy) == (b["owner"] >= 2)
+
+
 # ---------------------------------------------------------------- whole games (SS-END-*)
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
@@ -201,3 +219,22 @@ def test_a_whole_game_scores_every_category(rules, players):
         assert game.evaluate(f"players[{i}].power") == sum(parts.values())      # SS-AMB-19
     assert game.result["scores"][0] == [game.evaluate("players[1].power"),
                                         game.evaluate("count(players[1].hand)")]   # SS-END-13
+
+
+def test_a_tie_on_power_goes_to_more_bid_cards_in_hand_never_the_vault(rules):
+    """SS-END-13, SS-AMB-52: equal power, the most bid cards in hand wins; vault cards don't count;
+    equal on both, the win is shared."""
+    from interpreter.engine.scoring import result
+    game = Game.new(rules, players=3, seed=4)
+    drive(game, random_mover(4))
+    game.execute("""for each p in players:
+  set p.power to 30
+  as p:
+    mine = list(self.hand)
+    fill self.vault with (if self.seat == 3 then [mine[2]] else [])
+    fill self.hand with (if self.seat == 2 then [mine[1], mine[2], mine[3]] else [mine[1]])""")
+    in_hand = [game.evaluate(f"count(players[{i}].hand)") for i in (1, 2, 3)]
+    assert in_hand == [1, 3, 1] and game.evaluate("count(players[3].vault)") == 1
+    assert result(game)["winners"] == [1] and result(game)["ranks"] == [2, 1, 2]
+    game.execute("fill players[2].hand with [list(players[2].hand)[1]]")
+    assert result(game)["winners"] == [0, 1, 2]

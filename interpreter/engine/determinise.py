@@ -15,7 +15,7 @@ import json
 from ..mechanics import COMPONENTS
 from .game import Game
 from ..model.rng import below, seed_state, shuffle
-from ..model.values import plain_copy
+from ..model.values import plain_copy, truth
 from .views import view as view_of
 
 
@@ -27,9 +27,11 @@ def determinise(game, viewer: int, seed: int = 0, view: dict | None = None):
       all zones and dealt back at random: every zone keeps its count, every
       card it shows and every ``top_fields`` value its top shows (a pile
       showing a back gets a top card with that back), and every card revealed
-      to the viewer (``known`` in its view) stays where it is. A card's table is
+      to the viewer (``known`` in its view) stays where it is. A card's kind is
       treated as known, like the back of a physical card: a hidden card is
-      only ever replaced by a hidden card of the same table.
+      only ever replaced by a hidden card of the same table kept by the same
+      zones' ``from``/``where`` declarations (``CardKinds``), so it is dealt
+      only where a card of its kind can be.
     - A counter, player variable or grid hidden from the viewer takes the
       viewer's own value of it (a value the viewer could hold), or its
       declared start or default when the viewer cannot see its own either.
@@ -119,7 +121,7 @@ def _shown(state: dict, viewer: int) -> dict:
 def _deal(game, view: dict, shown: dict, rng: int):
     """Every zone rebuilt: seen cards kept, hidden ones dealt from per-table pools."""
     rules = game.rules
-    table_of = {card: name for name, ids in rules.tables.items() for card in ids}
+    table_of = CardKinds(game)
     slots, pools = [], {}
     out = {"table": {}, "players": []}
     for name, spec in rules.zones.items():
@@ -145,12 +147,42 @@ def _deal(game, view: dict, shown: dict, rng: int):
             fits = [j for j, card in enumerate(pool) if _shows(rules, shows, card, need) == want]
             rng, pick = below(rng, len(fits or pool))
             cards[k] = pool.pop(fits[pick] if fits else pick)
-    for table in sorted(pools, key=str):
+    for table in sorted(pools, key=str):     # a key is a table or (table, zones...): str orders both
         rng = shuffle(rng, pools[table])
     for cards, k, table, need in slots:
         if need is None:
             cards[k] = pools[table].pop()
     return out, rng
+
+
+class CardKinds:
+    """The pool a hidden card is dealt from: its table and, where zones are filled ``from`` that
+    table with a ``where``, the zones that keep it (evaluated now, once per card). Two cards of
+    one table that start in different zones (a player's set, a neutral bidder's) are two kinds."""
+
+    def __init__(self, game):
+        self.game = game
+        self.table = {card: name for name, ids in game.rules.tables.items() for card in ids}
+        self.fills: dict = {}                # table -> [(zone, where tree or None)]
+        for name, spec in game.rules.zones.items():
+            if "from" in spec:
+                where = game.rules.zone_fill.get(name, (None, None))[0]
+                self.fills.setdefault(spec["from"], []).append((name, where))
+        self.memo: dict = {}
+
+    def get(self, card):
+        """The pool key of ``card`` (its table alone when no zone of that table sorts cards)."""
+        if card not in self.memo:
+            table = self.table.get(card)
+            fills = self.fills.get(table, ())
+            if all(where is None for _, where in fills):
+                self.memo[card] = table
+            else:
+                game = self.game
+                self.memo[card] = (table,) + tuple(
+                    zone for zone, where in fills
+                    if where is None or truth(game.evaluate(where, env={"this": card}), game.state))
+        return self.memo[card]
 
 
 def _slots(cards: list, seen, table_of: dict, slots: list, pools: dict):

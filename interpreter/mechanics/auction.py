@@ -777,7 +777,8 @@ def view(game, name, spec, data, viewer, owner, can_see):
 
 
 def deal(game, name, spec, data, seen, table_of, slots, pools) -> dict:
-    """For look-ahead: the data as the view shows it, each hidden card a slot dealt from the pools."""
+    """For look-ahead: the data as the view shows it, each hidden card a slot dealt from the pool of
+    its kind (``table_of.get``), so a hidden card of one set is never dealt as another set's."""
     out = {key: value for key, value in seen.items() if key != "names"}    # the view's, not data
     out["lots"] = [dict(lot) for lot in out["lots"]]
     out["bids"] = [dict(bid) for bid in out["bids"]]

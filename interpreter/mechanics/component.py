@@ -37,7 +37,8 @@ class ComponentKind:
     ``rules.prepared[name]`` (a graph); ``deal(game, name, spec, data, seen,
     table_of, slots, pools)`` for look-ahead, the data rebuilt from what the
     view shows, each hidden card a slot dealt from the pools of hidden cards
-    (see ``engine/determinise``; kinds without it are copied or reset).
+    (``table_of.get(card)`` names a card's pool: its table and kind, see
+    ``engine/determinise``; kinds without it are copied or reset).
     A kind with no ``state_key`` holds no state.
     """
     section: str                     # its key in components.yaml

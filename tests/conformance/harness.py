@@ -52,39 +52,103 @@ def short_name(name: str) -> str:
 # ---------------------------------------------------------------- set-ups
 
 def option_values(rules, name: str, players: int) -> list:
-    """Values worth trying for one option: each choice, both booleans, a spread of sets."""
+    """Values worth trying for one option: each choice, both booleans, a spread of sets
+    (a ``per_seat`` option's games come from ``seat_lists`` instead)."""
     spec = rules.options[name]
     kind = spec.get("type", "choice")
     if kind == "bool":
         return [False, True]
     if kind == "seats":
         return [[], [1], list(range(1, players + 1))]
-    allowed = list(spec.get("values") or rules.tables.get(spec.get("table"), []))
+    allowed = allowed_values(rules, name)
     if kind == "subset":
         return [[]] + [[v] for v in allowed] + [allowed]
-    if kind == "per_seat":                    # each value in seat 1 once, and left to the game
-        return [[]] + [[v] for v in allowed]
     return allowed
 
 
-def setups(rules, seeds: int = 1) -> list[tuple[int, dict, int]]:
-    """``(players, options, seed)`` games: every player count, every option value at least once.
+def allowed_values(rules, name: str) -> list:
+    spec = rules.options[name]
+    return list(spec.get("values") or rules.tables.get(spec.get("table"), []))
 
-    Not the full product: each option's values are dealt over the games in
-    a fixed shuffled order, so every value appears and options vary
-    independently of each other and of the player count.
+
+def per_seat_options(rules) -> list[str]:
+    return [name for name, spec in rules.options.items() if spec.get("type") == "per_seat"]
+
+
+def setups(rules, seeds: int = 1) -> list[tuple[int, dict, int]]:
+    """``(players, options, seed)`` games: every player count, every option value at least once,
+    and every pair of values of a ``per_seat`` option side by side in at least one game.
+
+    Not the full product: the player counts come once each, largest first, then the largest
+    until every ``per_seat`` option's pairs are seated (``seat_lists``: a small covering design,
+    the same every run); the other options' values are dealt over the games in a fixed shuffled
+    order, so every value appears and options vary independently of each other and of the player
+    count. Once an option's pairs have all been seated, its later games leave it to the game.
     """
     counts = list(range(rules.players["min"], rules.players["max"] + 1))
-    widths = {name: len(option_values(rules, name, counts[-1])) for name in rules.options}
-    games = max([len(counts), *widths.values()])
+    seated, plans = seat_lists({name: allowed_values(rules, name) for name in per_seat_options(rules)},
+                               counts)
+    plain = [name for name in rules.options if name not in plans]
+    widths = {name: len(option_values(rules, name, counts[-1])) for name in plain}
+    games = max([len(seated), len(counts), *widths.values()])
     picks = {name: _deal(width, games, random.Random(f"{rules.id}/{name}"))
              for name, width in widths.items()}
     out = []
     for k in range(games):
-        players = counts[k % len(counts)]
-        options = {name: option_values(rules, name, players)[picks[name][k]] for name in rules.options}
-        out += [(players, options, 1000 * s + k) for s in range(seeds)]
+        players = seated[k] if k < len(seated) else counts[k % len(counts)]
+        options = {name: plans[name][k] if k < len(seated) else [] for name in plans}
+        options |= {name: option_values(rules, name, players)[picks[name][k]] for name in plain}
+        out += [(players, dict((name, options[name]) for name in rules.options), 1000 * s + k)
+                for s in range(seeds)]
     return out
+
+
+def _count_order(counts: list[int]) -> list[int]:
+    """Largest first: a bigger table seats more pairs per game."""
+    return sorted(counts, reverse=True)
+
+
+def seat_lists(options: dict[str, list], counts: list[int]) -> tuple[list[int], dict[str, list]]:
+    """The games' player counts, and per option per game its values in seat order, so that every
+    value and every pair of values sit in one game at least (a greedy covering design, the same
+    every run).
+
+    The games' player counts are shared by all the options: each count once, largest first, then
+    the largest count until every option is covered. Each game's values are picked one at a time:
+    the one seated beside the most of its unseen partners so far, then the one in the most unseen
+    pairs, then the least used, then the first in the option's table. An option already covered
+    gets an empty list (left to the game)."""
+    missing = {name: {frozenset((a, b)) for i, a in enumerate(values) for b in values[i + 1:]}
+               | {frozenset((v,)) for v in values} for name, values in options.items()}
+    uses = {name: dict.fromkeys(values, 0) for name, values in options.items()}
+    plans: dict[str, list] = {name: [] for name in options}
+    order = _count_order(counts)
+    seated: list[int] = []
+    while options and (len(seated) < len(order) or any(missing.values())):
+        players = order[len(seated)] if len(seated) < len(order) else order[0]
+        for name, values in options.items():
+            plans[name].append(_seat_game(values, players, missing[name], uses[name])
+                               if missing[name] else [])
+        seated.append(players)
+    return seated, plans
+
+
+def _seat_game(values: list, players: int, missing: set, uses: dict) -> list:
+    """One game's values for one option, removing the pairs (and values) it seats from ``missing``."""
+    chosen: list = []
+    while len(chosen) < min(players, len(values)):
+        def score(v):
+            beside = sum(frozenset((c, v)) in missing for c in chosen)
+            open_pairs = sum(1 for pair in missing if v in pair and len(pair) == 2)
+            return (beside, open_pairs, frozenset((v,)) in missing, -uses[v])
+        pick = max((v for v in values if v not in chosen), key=score)    # the first of the best
+        chosen.append(pick)
+    for i, a in enumerate(chosen):
+        uses[a] += 1
+        missing.discard(frozenset((a,)))
+        for b in chosen[i + 1:]:
+            missing.discard(frozenset((a, b)))
+    return chosen
 
 
 def _deal(width: int, games: int, rnd: random.Random) -> list[int]:

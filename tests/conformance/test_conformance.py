@@ -1,4 +1,5 @@
-"""Every ruleset, every player count, every option value: random games that keep the rules' promises.
+"""Every ruleset, every player count, every option value (and every pair of a per-seat option's
+values side by side): random games that keep the rules' promises.
 
 Parametrised over every bundled ruleset (and the toy fixture), so a new game
 is tried by existing. ``pytest --soak N`` plays N seeds per set-up instead of 1.
@@ -15,8 +16,9 @@ import pytest
 from interpreter.agents.driver import random_mover
 from interpreter.engine.game import Game
 
-from .harness import (RULESET_IDS, check_no_leak, final_hashes, hidden_variant,
-                      option_values, random_playout, rules_of, setups, short_name)
+from .harness import (RULESET_IDS, allowed_values, check_no_leak, final_hashes, hidden_variant,
+                      option_values, per_seat_options, random_playout, rules_of, seat_lists, setups,
+                      short_name)
 
 HARNESS = os.path.join(os.path.dirname(__file__), "harness.py")
 
@@ -34,10 +36,37 @@ def test_setups_cover_every_player_count_and_option_value(name):
     games = setups(rules)
     counts = range(rules.players["min"], rules.players["max"] + 1)
     assert {players for players, _, _ in games} == set(counts)
+    seated = per_seat_options(rules)
     for option in rules.options:
+        if option in seated:                      # every value and every pair in one game
+            values = allowed_values(rules, option)
+            together = [set(options[option]) for _, options, _ in games]
+            assert all(any({a, b} <= game for game in together) for a in values for b in values), option
+            assert all(len(options[option]) <= players for players, options, _ in games)
+            continue
         for index in range(len(option_values(rules, option, rules.players["max"]))):
             assert any(options[option] == option_values(rules, option, players)[index]
                        for players, options, _ in games), (option, index)
+
+
+@pytest.mark.parametrize("values, counts", [(list("abcdefgh"), [2, 3, 4, 5]), (list("abcde"), [2, 3]),
+                                            (list("abc"), [2, 3, 4, 5]), (["a"], [1, 2]),
+                                            (list(range(12)), [3, 4])])
+def test_seat_lists_seat_every_pair_once_at_least_in_few_games(values, counts):
+    seated, plans = seat_lists({"x": values, "y": values[:2]}, counts)
+    assert seated[:len(counts)] == sorted(counts, reverse=True)   # every count, largest first
+    assert set(seated[len(counts):]) <= {max(counts)}
+    for name, pool in (("x", values), ("y", values[:2])):
+        games = plans[name]
+        assert len(games) == len(seated)
+        for players, game in zip(seated, games):
+            assert len(set(game)) == len(game) <= players and set(game) <= set(pool)
+        assert all(any({a, b} <= set(game) for game in games) for a in pool for b in pool)
+        assert games[-1] == [] or name == "x"     # a covered option is left to the game
+    pairs = len(values) * (len(values) - 1) // 2
+    per_game = max(counts) * (max(counts) - 1) // 2
+    assert len(seated) <= len(counts) + 2 * -(-pairs // per_game)   # small: near the bound
+    assert seat_lists({"x": values, "y": values[:2]}, counts) == (seated, plans)   # the same every run
 
 
 def test_random_playout(setup):
