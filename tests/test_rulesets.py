@@ -81,6 +81,8 @@ def test_saved_state_refused_by_another_ruleset_version(tmp_path, lairs):
     base = tmp_path / "lairs"
     shutil.copytree(ROOT / "rulesets" / "lairs", base)
     make_expansion(base)
-    other = load_ruleset(str(base), expansions=("extra",))
     with pytest.raises(ValueError, match="different version"):
+        Game.from_json(load_ruleset(str(base)), game.to_json())     # its manifest changed
+    other = load_ruleset(str(base), expansions=("extra",))
+    with pytest.raises(ValueError, match="played with no expansion, but 'lairs' is loaded with extra"):
         Game.from_json(other, game.to_json())

@@ -166,7 +166,7 @@ def _print_info(data: dict) -> None:
     console.print(f"expansions: {', '.join(data['expansions']) or 'none'}")
     for name, change in data["expansion_changes"].items():
         if "problems" in change:
-            console.print(f"  {name}: cannot be loaded ({change['problems']} problems; "
+            console.print(f"  {name}: cannot be loaded ({change['problems']} problem(s); "
                           f"rulebook validate {data['id']} -x {name})")
             continue
         fits = f", fits {data['id']} {change['fits']}" if change.get("fits") else ""

@@ -186,6 +186,7 @@ class RecordChanges:
         if table not in rules.table_specs:
             problems.add("unknown-name", f"'{table}' is not a table", self.src, path, key=True,
                          hint=did_you_mean(table, list(rules.table_specs)))
+            rules.incomplete_tables |= set(rules.table_specs)     # no count can be trusted now
             return
         ids = _whole_ids(rules, table) if which == "all" else which
         for k, rid in enumerate(ids):
@@ -210,10 +211,14 @@ class RecordChanges:
             old = {key: v for key, v in rules.entities[one].items() if key != "table"}
             record = merge_patch(old, fields) if how == "patch" else dict(fields)
             record["id"] = one
+            place = rules.tables[table].index(one)
             _drop(rules, one)
             origin = self.src if how == "replace" else rules.record_origin_before.get(one)
             add_record(rules, table, record, self.src, at, problems, changed=True,
                        base_origin=origin, check=k == 0)
+            if one in rules.tables[table]:                   # back in its place in the table
+                rules.tables[table].remove(one)
+                rules.tables[table].insert(place, one)
             if k > 0:
                 rules.copies.add(one)
         if rid in rules.copy_sets:
@@ -236,8 +241,10 @@ class RecordChanges:
                     if removed else did_you_mean(rid, known))
             problems.add("unknown-record", f"no record '{rid}'{where} to {how}", self.src, at,
                          key=how != "remove", hint=hint)
+            if table is not None:
+                rules.incomplete_tables.add(table)           # its count is off by this one
             return None
-        owner = rules.record_overlay.get(one)
+        owner = None if ("record", rid) in self.claims.by else rules.record_overlay.get(one)
         self.claims.claim(self.overlay, ("record", rid), self.src, at, f"record '{rid}'")
         if owner is not None and owner != self.overlay["name"] and FIXTURES not in (owner, self.overlay["name"]):
             src, path = rules.record_origin[one]
@@ -327,5 +334,9 @@ def _sections(overlay, part, base: dict) -> dict:
         into = out.setdefault(section, {"adds": [], "replaces": []})
         for n in names:
             old = have.get(n) if isinstance(have, dict) and isinstance(entries, dict) else have
+            if section == "tables" and old is not None:       # merged key by key: say which
+                keys = [f"field {f}" for f in entries[n].get("fields", {})] + \
+                       [k for k in entries[n] if k != "fields"]
+                n = f"{n} ({', '.join(keys)})"
             into["replaces" if old is not None else "adds"].append(n)
     return out

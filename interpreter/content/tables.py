@@ -364,7 +364,8 @@ def _check_value(rules, value, spec, src, path, problems) -> None:
         ids = rules.tables[spec["ref"]]
         if value not in ids:
             gone = rules.removed.get(value)
-            hint = (f"an expansion removes it at {gone[0].path}:{gone[0].locator.at(gone[1])[0]}"
+            hint = (f"an expansion removes it at {gone[0].path}:"
+                    f"{':'.join(map(str, gone[0].locator.at(gone[1])))}"
                     if gone else did_you_mean(value, ids))
             problems.add("dangling-reference", f"'{value}' is not an id in table '{spec['ref']}'",
                          src, path, hint=hint)
