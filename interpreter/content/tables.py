@@ -233,10 +233,9 @@ def _recheck_base(rules, base_specs, base_ids, problems) -> None:
             plain = dict(plain, id=rid.split("#", 1)[0], copies=1)
         found = check_schema(plain, record_schema(rules.table_specs[record["table"]].get("fields", {})),
                              _Within(src.locator, path))
-        for diag in found:
-            problems.add(diag.code, f"{diag.message} (an expansion changed table "
-                         f"'{record['table']}'; remove or patch this record there)", None)
-            problems.items[-1] = dataclasses.replace(diag, message=problems.items[-1].message)
+        problems.extend(dataclasses.replace(diag, message=f"{diag.message} (an expansion changed "
+                                            f"table '{record['table']}'; remove or patch this record there)")
+                        for diag in found)
 
 
 def _names(records) -> set:
