@@ -215,7 +215,8 @@ cli.add_command(validate_cmd.validate)
 @click.argument("game")
 @click.option("--expansion", "-x", "expansions", multiple=True, help="Apply an expansion (repeatable).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False),
-              help="Write DIR/<id>.schema.json (the folder is made if needed) instead of printing it.")
+              help="Write DIR/<id>.schema.json (<id>+<expansion> with -x; the folder is made if "
+                   "needed) instead of printing it.")
 def schema(game, expansions, out_dir):
     """Write the JSON Schema of a game's data files (its declared tables), for editors."""
     from pathlib import Path
@@ -225,7 +226,7 @@ def schema(game, expansions, out_dir):
     if out_dir is None:
         click.echo(text, nl=False)
         return
-    path = Path(out_dir) / f"{rules.id}.schema.json"
+    path = Path(out_dir) / f"{'+'.join([rules.id, *rules.expansions])}.schema.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
     click.echo(f"wrote {path}")

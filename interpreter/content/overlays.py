@@ -297,21 +297,17 @@ def summary(rules, overlay: dict) -> dict:
     """What one overlay adds, replaces and removes, for ``rulebook info``."""
     name = overlay["name"]
     changes = rules.overlay_changes.get(name, _empty())
+    changed = {rid for how in ("replaces", "patches") for ids in changes[how].values() for rid in ids}
     adds: dict = {}
     for rid, owner in rules.record_overlay.items():
-        if owner == name and rid not in rules.copies and rid in rules.entities:
-            table = rules.entities[rid]["table"]
-            if rid not in sum(changes["replaces"].values(), []) + sum(changes["patches"].values(), []):
-                adds.setdefault(table, []).append(rid)
+        if owner == name and rid not in rules.copies and rid in rules.entities and rid not in changed:
+            adds.setdefault(rules.entities[rid]["table"], []).append(rid)
     out = {"adds": [_count(n, t) for t, n in adds.items()], "replaces": [], "removes": []}
-    for section, names in _sections(overlay, "components", rules.base_components).items():
-        for kind, listed in names.items():
-            if listed:
-                out[kind].append(f"{section}: {', '.join(listed)}")
-    for section, names in _sections(overlay, "flow", rules.base_flow).items():
-        for kind, listed in names.items():
-            if listed:
-                out[kind].append(f"{section}: {', '.join(listed)}")
+    for part, base in (("components", rules.base_components), ("flow", rules.base_flow)):
+        for section, names in _sections(overlay, part, base).items():
+            for kind, listed in names.items():
+                if listed:
+                    out[kind].append(f"{section}: {', '.join(listed)}")
     out["replaces"] += [f"{t}: {', '.join(ids)} (whole)" for t, ids in changes["replaces"].items()]
     out["replaces"] += [f"{t}: {', '.join(ids)} (fields)" for t, ids in changes["patches"].items()]
     out["removes"] += [_count(ids, t) for t, ids in changes["removes"].items()]
