@@ -203,3 +203,18 @@ def test_info_lists_each_expansion_and_what_it_changes():
     data = json.loads(CliRunner().invoke(cli, ["info", str(ADDONS), "--format", "json"]).output)
     assert data["expansion_changes"]["silver"]["replaces"] == ["procedures: keep_one",
                                                                "cards: c3 (fields)"]
+
+
+def test_a_record_with_copies_is_patched_and_removed_as_one(copy):
+    edit(copy / "data" / "cards.yaml", "{id: c5, value: 5}", "{id: c5, value: 5, copies: 2}")
+    edit(copy / "components.yaml", "count: 6", "count: 7")
+    manifest = copy / "expansions" / "gold" / "expansion.yaml"
+    edit(manifest, "  c3: {value: 30, bonus: null}", "  c3: {value: 30, bonus: null}\n  c5: {value: 50}")
+    gold = load_ruleset(str(copy), expansions=("gold",))
+    assert [gold.entities[c]["value"] for c in ("c5#1", "c5#2")] == [50, 50]
+    assert gold.names["c5"] == ("const", ["c5#1", "c5#2"])
+    edit(manifest, "  c5: {value: 50}", "")
+    edit(manifest, "cards: [c1, c2]", "cards: [c1, c2, c5]")
+    edit(copy / "components.yaml", "count: 7", "count: 5")
+    gold = load_ruleset(str(copy), expansions=("gold",))
+    assert "c5" not in gold.names and not any(rid.startswith("c5") for rid in gold.entities)

@@ -213,9 +213,9 @@ class RecordChanges:
             record["id"] = one
             place = rules.tables[table].index(one)
             _drop(rules, one)
-            origin = self.src if how == "replace" else rules.record_origin_before.get(one)
-            add_record(rules, table, record, self.src, at, problems, changed=True,
-                       base_origin=origin, check=k == 0)
+            origin = rules.record_origin_before.get(one) if how == "patch" else None
+            add_record(rules, table, record, self.src, at, problems, base_origin=origin,
+                       check=k == 0)
             if one in rules.tables[table]:                   # back in its place in the table
                 rules.tables[table].remove(one)
                 rules.tables[table].insert(place, one)

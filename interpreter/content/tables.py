@@ -203,11 +203,13 @@ class _Within:
         return self.locator.key_at(self.prefix + tuple(path))
 
 
-def _add_changed(rules, table, record, src, path, problems, *, changed, base_origin, check) -> None:
-    """A record an overlay patched or replaced: checked against its table where it was changed."""
+def _add_changed(rules, table, record, src, path, problems, *, base_origin, check) -> None:
+    """A record an overlay patched or replaced, checked (``check``) against its table where it
+    was changed; a patched one keeps ``base_origin`` for the fields the patch does not name."""
     from .schema_check import check_schema
     if check:
-        found = check_schema(record, record_schema(rules.table_specs[table].get("fields", {})),
+        whole = dict(record, id=record["id"].split("#", 1)[0])      # a copy is checked as its record
+        found = check_schema(whole, record_schema(rules.table_specs[table].get("fields", {})),
                              _Within(src.locator, path))
         if found:
             problems.extend(found)
@@ -215,7 +217,7 @@ def _add_changed(rules, table, record, src, path, problems, *, changed, base_ori
             return
     _add_one(rules, table, record, src, path, problems)
     rules.record_overlay[record["id"]] = getattr(src, "overlay", None)
-    if path[0] == "patch" and base_origin is not None:
+    if base_origin is not None:
         patch = src.data["patch"][path[1]]
         rules.patched[record["id"]] = (set(patch), base_origin)
 
