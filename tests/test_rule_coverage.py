@@ -74,3 +74,21 @@ def test_a_missing_reference_says_where_they_are():
     result = CliRunner().invoke(main, ["no-such-game"])
     assert result.exit_code == 2 and "no rules reference at" in result.output
     assert "Traceback" not in result.output
+
+
+# The Merica expansion (issue 10), kept apart from SS_LATER: every SS-MERICA id but Spec Ops'
+# and the Bankers' (SS-F-*), and the ambiguities and data only Merica reads, is cited by the
+# expansion's folder or by the merica_* scenarios.
+MERICA_READS = {"SS-AMB-53", "SS-AMB-54", "SS-AMB-55", "SS-DATA-25", "SS-BORD-04"}
+
+
+@pytest.mark.skipif(not SS_REFERENCE.exists(), reason="the shared rules reference is not beside the repo")
+def test_every_merica_rule_is_cited_by_the_expansion_or_its_scenarios():
+    ids = reference_ids(SS_REFERENCE.read_text(encoding="utf-8"))
+    merica = [rule for rule in ids if rule.startswith("SS-MERICA-")] + sorted(MERICA_READS)
+    assert len(merica) == 18 + len(MERICA_READS)
+    scenarios = ROOT / "tests" / "scenarios" / "secret-societies"
+    cited = cited_in(ROOT / "rulesets" / "secret-societies" / "expansions" / "merica")
+    for path in scenarios.glob("merica_*.yaml"):
+        cited |= expand(path.read_text(encoding="utf-8"))
+    assert [rule for rule in merica if rule not in cited] == []

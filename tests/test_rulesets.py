@@ -15,7 +15,7 @@ from interpreter.engine.game import Game
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
-from export_data_schemas import components_text, schema_text  # noqa: E402
+from export_data_schemas import components_text, expansions, schema_text  # noqa: E402
 
 
 def test_components_schema_is_the_registry_of_kinds():
@@ -29,6 +29,19 @@ def test_exported_data_schema_is_current(game_id):
     written = ROOT / "schemas" / "data" / f"{game_id}.schema.json"
     assert written.read_text(encoding="utf-8") == schema_text(game_id), \
         "run: python tools/export_data_schemas.py"
+
+
+@pytest.mark.parametrize("game_id, name", expansions())
+def test_exported_expansion_data_schema_is_current_and_named(game_id, name):
+    written = ROOT / "schemas" / "data" / f"{game_id}+{name}.schema.json"
+    assert written.read_text(encoding="utf-8") == schema_text(game_id, name), \
+        "run: python tools/export_data_schemas.py"
+    rules = load_ruleset(game_id, expansions=(name,))
+    folder = ROOT / "rulesets" / game_id / rules.manifest["expansions"][name]
+    for data in rules.overlays[0]["source"].data.get("data", []):
+        first = (folder / data).read_text(encoding="utf-8").splitlines()[0]
+        up = "../" * (len(Path(rules.manifest["expansions"][name]).parts) + data.count("/") + 2)
+        assert first == f"# yaml-language-server: $schema={up}schemas/data/{game_id}+{name}.schema.json"
 
 
 @pytest.mark.parametrize("game_id", available())
@@ -83,6 +96,8 @@ def test_saved_state_refused_by_another_ruleset_version(tmp_path, lairs):
     base = tmp_path / "lairs"
     shutil.copytree(ROOT / "rulesets" / "lairs", base)
     make_expansion(base)
-    other = load_ruleset(str(base), expansions=("extra",))
     with pytest.raises(ValueError, match="different version"):
+        Game.from_json(load_ruleset(str(base)), game.to_json())     # its manifest changed
+    other = load_ruleset(str(base), expansions=("extra",))
+    with pytest.raises(ValueError, match="played with no expansion, but 'lairs' is loaded with extra"):
         Game.from_json(other, game.to_json())

@@ -40,9 +40,16 @@ def components_text() -> str:
     return json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
 
 
-def schema_text(game_id: str) -> str:
-    """The data schema of one bundled game, as written to disk."""
-    return data_schema_text(load_ruleset(game_id))
+def schema_text(game_id: str, expansion: str | None = None) -> str:
+    """The data schema of one bundled game (with one of its expansions), as written to disk."""
+    return data_schema_text(load_ruleset(game_id, expansions=(expansion,) if expansion else ()))
+
+
+def expansions() -> list[tuple[str, str]]:
+    """``(game, expansion)`` for every expansion of a bundled game: its data files have a
+    schema of their own, ``<game>+<expansion>.schema.json`` (the tables as it changes them)."""
+    return [(game, name) for game in available()
+            for name in sorted(load_ruleset(game).manifest.get("expansions") or {})]
 
 
 def main() -> None:
@@ -52,6 +59,9 @@ def main() -> None:
     for game_id in available():
         (OUT / f"{game_id}.schema.json").write_text(schema_text(game_id), encoding="utf-8")
         print(f"wrote schemas/data/{game_id}.schema.json")
+    for game_id, name in expansions():
+        (OUT / f"{game_id}+{name}.schema.json").write_text(schema_text(game_id, name), encoding="utf-8")
+        print(f"wrote schemas/data/{game_id}+{name}.schema.json")
 
 
 if __name__ == "__main__":

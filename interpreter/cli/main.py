@@ -128,8 +128,24 @@ def _info(rules) -> dict:
         if spec.get("table"):
             options[name]["table"] = spec["table"]
     return {"id": rules.id, "name": rules.title, "summary": rules.manifest.get("summary", ""),
+            "version": rules.manifest.get("version"),
             "players": dict(rules.players), "options": options,
-            "expansions": sorted(rules.manifest.get("expansions") or {})}
+            "expansions": sorted(rules.manifest.get("expansions") or {}),
+            "expansion_changes": {name: _expansion_info(rules, name)
+                                  for name in sorted(rules.manifest.get("expansions") or {})}}
+
+
+def _expansion_info(rules, name: str) -> dict:
+    """What expansion ``name`` adds, replaces and removes (or why it cannot be loaded)."""
+    from ..content.ruleset import load_ruleset
+    from ..diagnostics import ContentError
+    try:
+        extended = load_ruleset(str(rules.folder), expansions=(name,))
+    except ContentError as exc:
+        return {"problems": len(exc.diagnostics)}
+    src = extended.overlays[0]["source"].data
+    return {"name": src.get("name", name), "summary": src.get("summary", ""),
+            "fits": src.get("fits"), **extended.expansion_summary[name]}
 
 
 def _print_info(data: dict) -> None:
@@ -138,6 +154,8 @@ def _print_info(data: dict) -> None:
     console.print(f"{data['name']} ({data['id']})")
     if data["summary"]:
         console.print(data["summary"])
+    if data.get("version"):
+        console.print(f"version: {data['version']}")
     console.print(f"players: {p['min']}..{p['max']} (default {p.get('default', p['min'])})")
     console.print("options:" if data["options"] else "options: none")
     for name, spec in data["options"].items():
@@ -146,6 +164,18 @@ def _print_info(data: dict) -> None:
         if spec["description"]:
             _say(console, f"    {spec['description']}")
     console.print(f"expansions: {', '.join(data['expansions']) or 'none'}")
+    for name, change in data["expansion_changes"].items():
+        if "problems" in change:
+            console.print(f"  {name}: cannot be loaded ({change['problems']} problem(s); "
+                          f"rulebook validate {data['id']} -x {name})")
+            continue
+        fits = f", fits {data['id']} {change['fits']}" if change.get("fits") else ""
+        console.print(f"  {name} ({change['name']}{fits})")
+        if change["summary"]:
+            _say(console, f"    {change['summary']}")
+        for kind in ("adds", "replaces", "removes"):
+            for line in change[kind]:
+                _say(console, f"    {kind} {line}")
 
 
 def _say(console, line: str) -> None:
@@ -185,7 +215,8 @@ cli.add_command(validate_cmd.validate)
 @click.argument("game")
 @click.option("--expansion", "-x", "expansions", multiple=True, help="Apply an expansion (repeatable).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False),
-              help="Write DIR/<id>.schema.json (the folder is made if needed) instead of printing it.")
+              help="Write DIR/<id>.schema.json (<id>+<expansion> with -x; the folder is made if "
+                   "needed) instead of printing it.")
 def schema(game, expansions, out_dir):
     """Write the JSON Schema of a game's data files (its declared tables), for editors."""
     from pathlib import Path
@@ -195,7 +226,7 @@ def schema(game, expansions, out_dir):
     if out_dir is None:
         click.echo(text, nl=False)
         return
-    path = Path(out_dir) / f"{rules.id}.schema.json"
+    path = Path(out_dir) / f"{'+'.join([rules.id, *rules.expansions])}.schema.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
     click.echo(f"wrote {path}")

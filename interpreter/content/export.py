@@ -19,6 +19,8 @@ __all__ = ["data_schema_text"]
 def data_schema_text(rules) -> str:
     """The data schema of ``rules`` (a loaded ruleset), as JSON text ending with a newline."""
     schema = data_schema(rules.table_specs)
-    schema["$id"] = f"https://rulebook.invalid/schemas/data/{rules.id}.schema.json"
-    schema["description"] = f"Data files of {rules.title}: records of its declared tables."
+    name = "+".join([rules.id, *rules.expansions])          # with an expansion: GAME+EXPANSION
+    with_ = f" with {', '.join(rules.expansions)}" if rules.expansions else ""
+    schema["$id"] = f"https://rulebook.invalid/schemas/data/{name}.schema.json"
+    schema["description"] = f"Data files of {rules.title}{with_}: records of its declared tables."
     return json.dumps(schema, indent=2, sort_keys=True) + "\n"

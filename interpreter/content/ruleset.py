@@ -29,7 +29,7 @@ from ..dsl.explain import explain
 from ..dsl.parser import DslError, parse_expression, parse_program
 from ..mechanics.seats import BUILTIN_KINDS, BUILTINS, PLAYER_ATTRIBUTE_KINDS, PLAYER_ATTRIBUTES
 from .options import default_problems
-from . import presentation, salvage, tables
+from . import overlays as overlaying, presentation, salvage, tables
 from .bundled import MANIFEST, RULESETS, available, ruleset_path  # noqa: F401 (re-exported)
 from .schema_check import check_schema, load_schema, yaml_read_it
 from .yaml_source import load_yaml
@@ -44,6 +44,7 @@ class Source:
     data: object
     locator: object
     usable: bool = True        # False: its schema errors leave nothing later stages can read
+    overlay: str | None = None  # the expansion (or "fixtures") whose file this is
 
 
 class Problems:
@@ -219,21 +220,31 @@ def load_ruleset(name_or_path: str, expansions=(), fixtures=None) -> Ruleset:
     overlays = _expansion_sources(rules, folder, manifest, expansions, problems)
     if fixtures is not None:
         overlays += _overlay(Path(fixtures), problems)
-    data_sources = [_read(folder, f, None, problems, (manifest, ("data", i)))
+    overlays = [o for o in overlays if overlaying.check_base(rules, o, problems)]
+    base_sources = [_read(folder, f, None, problems, (manifest, ("data", i)))
                     for i, f in enumerate(m.get("data", []))]
+    data_sources = list(base_sources)
+    claims = overlaying.Claims(problems)
+    steps = list(base_sources)
     for overlay in overlays:
         data_sources += overlay["data"]
+        steps += [overlaying.RecordChanges(overlay, claims)] + overlay["data"]
+    rules.overlays = overlays
     parts = [o[k] for o in overlays for k in ("components", "flow") if o[k] is not None]
     if problems.unusable(components, flow, *parts):
         problems.raise_if_any()
     problems.blind |= problems.unusable(*data_sources) or len(overlays) < len(expansions) + (fixtures is not None)
+    rules.base_components, rules.base_flow = components.data, flow.data
     # Each stage below runs even when an earlier one found problems (salvage.py),
     # so one run reports every file; a crash on data already reported is one of those.
     with _after(problems):
-        _declare(rules, components, overlays, problems)
+        _declare(rules, components, overlays, problems, claims)
+        overlaying.claim_flow(overlays, claims)
         for src in [components] + data_sources + [o["components"] for o in overlays]:
             tables.check_reserved_keys(src, problems)
-        tables.load_records(rules, components, data_sources, problems)
+        tables.load_records(rules, components, steps, problems,
+                            base_specs=components.data.get("tables", {}) if overlays else None,
+                            base_sources=[s for s in base_sources if s is not None])
         rules.function_names = {name for src in [flow] + [o["flow"] for o in overlays if o["flow"]]
                                 for name in src.data.get("functions", {})}
         _check_declared_names(rules, manifest, components, problems)
@@ -242,6 +253,7 @@ def load_ruleset(name_or_path: str, expansions=(), fixtures=None) -> Ruleset:
     problems.raise_if_any()
     rules.presentation = _presentation(rules, folder, manifest, problems)   # only looks: last
     problems.raise_if_any()
+    rules.expansion_summary = {o["name"]: overlaying.summary(rules, o) for o in overlays}
     overlay_sources = [o[k] for o in overlays for k in ("source", "components", "flow")]
     rules.fingerprint = _fingerprint(rules, [manifest, components, flow] + data_sources
                                      + overlay_sources)
@@ -394,6 +406,9 @@ def _overlay(base: Path, problems, name: str = "fixtures") -> list:
              if part in src.data else None for part in ("components", "flow")}
     data = [_read(base, f, None, problems, (src, ("data", i)))
             for i, f in enumerate(src.data.get("data", []))]
+    for one in [src, *parts.values(), *data]:
+        if one is not None:
+            one.overlay = name
     return [{"name": name, "source": src, "data": data, **parts}]
 
 
@@ -405,23 +420,8 @@ def path_problem(folder: Path, name: str, kind: str):
 
 # ---------------------------------------------------------------- declarations
 
-def _merged(base: dict, overlays, part: str) -> dict:
-    """Overlay sections by name: an expansion may add or replace declarations."""
-    out = {key: dict(value) if isinstance(value, dict) else value for key, value in base.items()}
-    for overlay in overlays:
-        src = overlay[part]
-        if src is None:
-            continue
-        for section, entries in src.data.items():
-            if isinstance(entries, dict) and isinstance(out.get(section), dict):
-                out[section].update(entries)
-            else:
-                out[section] = entries
-    return out
-
-
-def _declare(rules: Ruleset, components: Source, overlays, problems: Problems) -> None:
-    c = _merged(components.data, overlays, "components")
+def _declare(rules: Ruleset, components: Source, overlays, problems: Problems, claims) -> None:
+    c = overlaying.merge_components(components.data, overlays, claims)
     rules.declared = {section: c.get(section, {}) for section in mechanics.COMPONENTS}
     rules.counters = rules.declared["counters"]
     rules.player_vars = rules.declared["player_vars"]

@@ -121,34 +121,50 @@ def field_names(fields: dict) -> set:
 
 # ---------------------------------------------------------------- loading
 
-def load_records(rules, components, sources, problems) -> None:
+def load_records(rules, components, sources, problems, base_specs=None, base_sources=()) -> None:
     """Check data files against their tables, then ids, references and counts.
 
     A record with schema errors is left out (the others of its file are
     checked on); the tables it fills are then incomplete, and nothing is
     checked against their ids, so one mistake is not reported again at every
     reference to a missing record (its id joins ``problems.lost``); so is a
-    record whose id is taken.
+    record whose id is taken. An entry of ``sources`` may instead be a
+    callable, an overlay's record changes, run there (see overlays.py); the
+    ``base_sources`` are checked against ``base_specs``, the tables as the
+    base game declares them, and their records again, one by one, where an
+    overlay changed their table.
     """
     from .schema_check import check_schema, error_paths
     schema = data_schema(rules.table_specs)
+    base_schema = data_schema(base_specs) if base_specs is not None else schema
+    base_ids = {id(src) for src in base_sources}
     rules.record_origin = {}
+    rules.record_origin_before = {}        # a record removed or changed -> where it was
+    rules.record_overlay = {}              # a record added or changed by an overlay -> its name
+    rules.patched = {}                     # a patched record -> (its patched fields, the old origin)
+    rules.removed = {}                     # a removed id -> (source, path) of its removal
+    rules.overlay_changes = {}
     rules.copies = set()                   # the 2nd.. copies: checked as the first one is
     rules.copy_sets = {}                   # an id with copies -> its table
     rules.refused_tables = set()           # tables with a record refused (a repeated id): incomplete
     for name in rules.table_specs:
         rules.tables[name] = []
     incomplete: set = set()
+    rules.incomplete_tables = incomplete
     for src in sources:
+        if callable(src):
+            src(rules, problems, _add_changed)
+            continue
         if src is None or src.data is None:
             incomplete |= set(rules.table_specs) if src is None else set()
             continue
         for table in [t for t in src.data if t in problems.lost and t not in rules.table_specs] \
                 if isinstance(src.data, dict) else ():
             problems.lost |= _names(src.data.pop(table))     # its declaration was set aside
-        diags = check_schema(src.data, schema, src.locator)
+        checked = base_schema if id(src) in base_ids else schema
+        diags = check_schema(src.data, checked, src.locator)
         problems.extend(_once_per_table(diags))
-        broken = {path[:2] for path in error_paths(src.data, schema)} if diags else set()
+        broken = {path[:2] for path in error_paths(src.data, checked)} if diags else set()
         if () in broken or not isinstance(src.data, dict):
             incomplete |= set(src.data) if isinstance(src.data, dict) else set(rules.table_specs)
             problems.blind = True
@@ -163,12 +179,65 @@ def load_records(rules, components, sources, problems) -> None:
                     problems.lost |= _names([record])
                 else:
                     _add_record(rules, table, record, src, (table, i), problems)
+                    if getattr(src, "overlay", None):
+                        rules.record_overlay[record["id"]] = src.overlay
+    if base_specs is not None:
+        _recheck_base(rules, base_specs, base_ids, problems)
     incomplete |= rules.refused_tables    # a refused record is reported once, not at each use
-    rules.incomplete_tables = incomplete
     _check_ref_tables(rules, components, problems)
     _check_references(rules, problems)
     if not incomplete:
         _check_counts(rules, components, problems)
+
+
+class _Within:
+    """A locator for a value inside a file: paths are relative to ``prefix``."""
+
+    def __init__(self, locator, prefix: tuple):
+        self.locator, self.prefix, self.file = locator, tuple(prefix), locator.file
+
+    def at(self, path):
+        return self.locator.at(self.prefix + tuple(path))
+
+    def key_at(self, path):
+        return self.locator.key_at(self.prefix + tuple(path))
+
+
+def _add_changed(rules, table, record, src, path, problems, *, base_origin, check) -> None:
+    """A record an overlay patched or replaced, checked (``check``) against its table where it
+    was changed; a patched one keeps ``base_origin`` for the fields the patch does not name."""
+    from .schema_check import check_schema
+    if check:
+        whole = dict(record, id=record["id"].split("#", 1)[0])      # a copy is checked as its record
+        found = check_schema(whole, record_schema(rules.table_specs[table].get("fields", {})),
+                             _Within(src.locator, path))
+        if found:
+            problems.extend(found)
+            rules.incomplete_tables.add(table)
+            return
+    _add_one(rules, table, record, src, path, problems)
+    rules.record_overlay[record["id"]] = getattr(src, "overlay", None)
+    if base_origin is not None:
+        patch = src.data["patch"][path[1]]
+        rules.patched[record["id"]] = (set(patch), base_origin)
+
+
+def _recheck_base(rules, base_specs, base_ids, problems) -> None:
+    """Base records left in a table an overlay changed must fit the table as it now is."""
+    from .schema_check import check_schema
+    changed = {t for t, spec in rules.table_specs.items() if base_specs.get(t) != spec}
+    for rid, (src, path) in list(rules.record_origin.items()):
+        record = rules.entities[rid]
+        if id(src) not in base_ids or record["table"] not in changed or rid in rules.copies:
+            continue
+        plain = {k: v for k, v in record.items() if k != "table"}
+        if "#" in rid:
+            plain = dict(plain, id=rid.split("#", 1)[0], copies=1)
+        found = check_schema(plain, record_schema(rules.table_specs[record["table"]].get("fields", {})),
+                             _Within(src.locator, path))
+        problems.extend(dataclasses.replace(diag, message=f"{diag.message} (an expansion changed "
+                                            f"table '{record['table']}'; remove or patch this record there)")
+                        for diag in found)
 
 
 def _names(records) -> set:
@@ -267,13 +336,24 @@ def _add_one(rules, table, record, src, path, problems) -> None:
     rules.names[rid] = ("const", rid)
 
 
+def origins(rules, rid, fields: dict):
+    """``[(fields, source, path)]``: where each field of record ``rid`` was written (a
+    patched record's own fields in the patch, the others where the record was)."""
+    src, path = rules.record_origin[rid]
+    if rid not in rules.patched:
+        return [(fields, src, path)]
+    mine, (old_src, old_path) = rules.patched[rid]
+    return [({n: f for n, f in fields.items() if n in mine}, src, path),
+            ({n: f for n, f in fields.items() if n not in mine}, old_src, old_path)]
+
+
 def _check_references(rules, problems) -> None:
-    for rid, (src, path) in rules.record_origin.items():
+    for rid in rules.record_origin:
         if rid in rules.copies:
             continue                             # the same record as its first copy: said once
         table = rules.entities[rid]["table"]
-        fields = rules.table_specs[table].get("fields", {})
-        _check_value(rules, rules.entities[rid], {"record": fields}, src, path, problems)
+        for fields, src, path in origins(rules, rid, rules.table_specs[table].get("fields", {})):
+            _check_value(rules, rules.entities[rid], {"record": fields}, src, path, problems)
     for table in rules.table_specs:
         rules.names[table] = ("const", rules.tables[table])
 
@@ -284,8 +364,12 @@ def _check_value(rules, value, spec, src, path, problems) -> None:
             return                               # reported where the table went wrong
         ids = rules.tables[spec["ref"]]
         if value not in ids:
+            gone = rules.removed.get(value)
+            hint = (f"an expansion removes it at {gone[0].path}:"
+                    f"{':'.join(map(str, gone[0].locator.at(gone[1])))}"
+                    if gone else did_you_mean(value, ids))
             problems.add("dangling-reference", f"'{value}' is not an id in table '{spec['ref']}'",
-                         src, path, hint=did_you_mean(value, ids))
+                         src, path, hint=hint)
     elif "record" in spec and isinstance(value, dict):
         for name, sub in spec["record"].items():
             if name in value:
@@ -318,20 +402,24 @@ def _check_counts(rules, components, problems) -> None:
 
 def compile_fields(rules, sources, compiler) -> None:
     """Compile effect and condition fields; records then hold references to them."""
-    for rid, (src, path) in rules.record_origin.items():
+    for rid in rules.record_origin:
         record = rules.entities[rid]
-        fields = rules.table_specs[record["table"]].get("fields", {})
-        for name, spec in fields.items():
-            kind = spec.get("type")
-            if kind == "handlers" and name in record:
-                record[name] = _compile_handlers(rules, rid, record[name], src, path + (name,),
-                                                 compiler)
-            elif kind == "modifiers":
-                rules.modifier_fields.setdefault(record["table"], set()).add(name)
-                if name in record:
-                    record[name] = _compile_modifiers(rules, rid, name, record[name], src,
-                                                      path + (name,), compiler)
-        _compile_value(rules, record, fields, rid, src, path, compiler)
+        for fields, src, path in origins(rules, rid, rules.table_specs[record["table"]].get("fields", {})):
+            _compile_record(rules, rid, record, fields, src, path, compiler)
+
+
+def _compile_record(rules, rid, record, fields, src, path, compiler) -> None:
+    for name, spec in fields.items():
+        kind = spec.get("type")
+        if kind == "handlers" and name in record:
+            record[name] = _compile_handlers(rules, rid, record[name], src, path + (name,),
+                                             compiler)
+        elif kind == "modifiers":
+            rules.modifier_fields.setdefault(record["table"], set()).add(name)
+            if name in record:
+                record[name] = _compile_modifiers(rules, rid, name, record[name], src,
+                                                  path + (name,), compiler)
+    _compile_value(rules, record, fields, rid, src, path, compiler)
 
 
 def _compile_handlers(rules, rid, handlers, src, path, compiler) -> dict:

@@ -114,6 +114,16 @@ class Decision:
         return folded.index(_fold(label)) if _fold(label) in folded else None
 
 
+def _expansions_differ(rules, saved: list) -> str:
+    """Why a state saved with other expansions cannot load, and what to load instead."""
+    def named(names):
+        return ", ".join(names) if names else "no expansion"
+    flags = "".join(f" -x {name}" for name in saved)
+    return (f"this game was played with {named(saved)}, but '{rules.id}' is loaded with "
+            f"{named(list(rules.expansions))}: load it with the same expansions "
+            f"(rulebook ... {rules.id}{flags})")
+
+
 class Game:
     """A game of a loaded ruleset; all of its state is ``self.state``."""
 
@@ -171,6 +181,9 @@ class Game:
             raise ValueError(f"this state has format {state.get('format')!r}; this version reads {FORMAT}")
         if state.get("game") != rules.id:
             raise ValueError(f"this state is a game of '{state.get('game')}', not '{rules.id}'")
+        saved = list(state.get("expansions") or [])
+        if saved != list(rules.expansions):
+            raise ValueError(_expansions_differ(rules, saved))
         if state.get("fingerprint") != rules.fingerprint:
             raise ValueError("this state was saved with a different version of the ruleset")
         return cls(rules, state)
@@ -195,6 +208,8 @@ class Game:
             raise StateError(f"a saved state is JSON: {exc}") from None
         if isinstance(data, dict) and data.get("format") != FORMAT:
             raise StateError(f"this state has format {data.get('format')!r}; this version reads {FORMAT}")
+        if isinstance(data, dict) and list(data.get("expansions") or []) != list(rules.expansions):
+            raise StateError(_expansions_differ(rules, data.get("expansions") or []))
         check_state(rules, data)
         return cls.load(rules, json.loads(text, object_hook=decode))
 

@@ -11,6 +11,9 @@ and prints the hashes of their final states (the cross-process determinism
 test runs it under another hash seed):
 
     python tests/conformance/harness.py GAME PLAYERS SEED '{"option": "value"}'
+
+A bundled game's expansions are variants of their own, named ``"GAME -x EXPANSION"``
+(``EXPANSION_IDS``), so a new expansion is tried at every player count by existing.
 """
 from __future__ import annotations
 
@@ -36,17 +39,22 @@ TOY = FIXTURES / "toy"
 RULESET_IDS = available() + [str(TOY), str(FIXTURES / "hooks"), str(FIXTURES / "ttt"),
                              str(FIXTURES / "fewest"), str(FIXTURES / "auction"),
                              str(FIXTURES / "dice")]
+# Each bundled game with each of its expansions, as "GAME -x EXPANSION" (a variant of its own).
+EXPANSION_IDS = [f"{game} -x {name}" for game in available()
+                 for name in sorted(load_ruleset(game).manifest.get("expansions") or {})]
+RULESET_IDS += EXPANSION_IDS
 MAX_DECISIONS = 20_000            # a random game that has not ended by then never will
 
 
 @functools.cache
 def rules_of(name: str):
-    """A ruleset, loaded once per process."""
-    return load_ruleset(name)
+    """A ruleset, loaded once per process; ``"GAME -x EXPANSION"`` with that expansion."""
+    game, *expansions = name.split(" -x ")
+    return load_ruleset(game, expansions=tuple(expansions))
 
 
 def short_name(name: str) -> str:
-    return Path(name).name if Path(name).is_absolute() else name
+    return Path(name).name if Path(name).is_absolute() else name.replace(" -x ", "+")
 
 
 # ---------------------------------------------------------------- set-ups
