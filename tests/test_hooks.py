@@ -51,6 +51,16 @@ def test_seats_take_their_turn_from_the_one_who_raised_the_point(rules):
     assert game.over
 
 
+def test_a_point_heard_by_self_reaches_only_the_raisers_sources(tmp_path):
+    folder = tmp_path / "hooks"
+    shutil.copytree(HOOKS, folder)
+    flow = folder / "flow.yaml"
+    flow.write_text(flow.read_text().replace("names: [who, amount]", "names: [who, amount]\n    heard_by: self"))
+    game = play(load_ruleset(str(folder)), ["Drum"])
+    # P1 scored: only P1's two; P2 scored: only Bell, so P1 is not asked a second order
+    assert game.evaluate("heard") == ["drum", "horn", "bell"]
+
+
 def test_listeners_are_fixed_when_the_point_is_raised(rules):
     game = Game.new(rules, players=2, seed=1)
     game.execute("move crown from players[2].kept to players[1].kept; set players[1].gold to 10")

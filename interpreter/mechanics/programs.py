@@ -10,7 +10,8 @@ state like any frame. This module is that protocol's home for content:
   for the hook point runs it, with ``self`` its owner, ``this`` the record
   and the point's declared names bound. Who listens is fixed when the point
   is raised; seats take their turn from the acting player on, and an owner
-  with several listeners chooses their order (a decision).
+  with several listeners chooses their order (a decision). A point declared
+  ``heard_by: self`` is heard only by the raising player's own sources.
 - ``modifier(p, "key")``: the sum of what every active source of ``p``
   contributes to a declared key, re-read each time.
 
@@ -87,19 +88,26 @@ def signal(ctx, arg, kw) -> None:
     if type(names) is not dict or sorted(names) != sorted(declared):
         raise RuleError(f"hook point '{arg}' takes the names {declared}, got {describe(names)}")
     me = ctx.env.get("self")
-    chain = listeners(game, arg, None if me is None else seat(me))
+    first = None if me is None else seat(me)
+    if hooks[arg].get("heard_by") == "self":
+        if first is None:
+            raise RuleError(f"hook point '{arg}' is heard by the player who raises it: raise it as a player")
+        chain = listeners(game, arg, first, only=first)
+    else:
+        chain = listeners(game, arg, first)
     if chain:
         game.schedule(hook=arg, chain=chain, names=names)
 
 
-def listeners(game, point: str, first: int | None) -> list:
-    """Who hears ``point`` now: ``{"owner", "record", "effect"}`` from seat ``first`` on.
+def listeners(game, point: str, first: int | None, only: int | None = None) -> list:
+    """Who hears ``point`` now: ``{"owner", "record", "effect"}`` from seat ``first`` on
+    (seat ``only``'s sources alone, when given).
 
     A mechanic that raises a hook point itself pushes a frame of its own with
     this chain (``hook``, ``chain``, ``names``) and resumes it with ``resume_chain``.
     """
     chain = []
-    for i in _seat_order(game, first):
+    for i in _seat_order(game, first) if only is None else [only]:
         for rid in sources(game, i):
             key = game.rules.handlers.get(rid, {}).get(point)
             if key is not None:
