@@ -149,3 +149,18 @@ def test_a_local_dask_cluster_of_two_workers_equals_one_core():
         pytest.skip("the [cluster] extra (dask distributed) is not installed")
     args = ["simulate", TOY, "-n", "6", "--seats", "first,random", "--format", "json"]
     assert run(*args, "--cluster", "local", "-j", "2").stdout == run(*args, "-j", "1").stdout
+
+
+@pytest.mark.parametrize("command", [["simulate", TOY, "-n", "3", "-j", "1"],
+                                     ["compare", TOY, TOY, "-n", "3", "-j", "1"],
+                                     ["coverage", TOY, "-n", "3"]])
+def test_progress_on_a_terminal_and_nothing_when_piped(monkeypatch, command):
+    import io
+    from rich.console import Console
+    from interpreter.cli import simulate_cmd
+    assert run(*command).stderr.strip() in ("", "note: no scenarios given (--scenarios) and no "
+                                                "scenarios/ folder in the ruleset")   # piped
+    screen = io.StringIO()
+    monkeypatch.setattr(simulate_cmd, "err", lambda: Console(file=screen, force_terminal=True, width=80))
+    run(*command)
+    assert "playing" in screen.getvalue() and "100%" in screen.getvalue()

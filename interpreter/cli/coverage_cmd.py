@@ -7,7 +7,8 @@ from pathlib import Path
 import click
 
 from ..workbench import balance, coverage
-from .common import CliError, err, load, out, parse_seats, player_count
+from .common import err, load, out, parse_seats, player_count
+from .simulate_cmd import progress
 
 KINDS = (("branches", "effect-text branches", "text"), ("records", "records with effects", "record"),
          ("rules", "rule ids cited in effect texts and records", "rule"))
@@ -48,10 +49,8 @@ def coverage_command(game, scenarios, games, players, seed, seats, expansions, f
         count = player_count(rules, players)
         plan = balance.Plan(game, tuple(expansions), count, seed, games,
                             parse_seats(seats, count, list(BOTS)), resolve_options(rules, {}, count))
-        from rich.progress import Progress
-        with Progress(console=console, transient=True, disable=not console.is_terminal) as bar:
-            task = bar.add_task("playing", total=games)
-            coverage.play(rules, plan, range(games), hits, lambda: bar.advance(task))
+        with progress() as bar:
+            coverage.play(rules, plan, range(games), hits, bar.task("playing", games))
         runs["simulations"] = set(hits.hits)
     figures = coverage.report(rules, runs)
     figures["scenario_paths"] = [str(p) for p in paths]

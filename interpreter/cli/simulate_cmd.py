@@ -57,14 +57,40 @@ def run(setup, games, fmt, jobs, rotate, vary, cluster, shard, games_out, report
                         _varied(setup.rules, vary, setup.players))
     part = _shard(shard)
     which = parallel.indices(plan, part)
-    console = err()
-    from rich.progress import Progress
-    with Progress(console=console, transient=True, disable=not console.is_terminal) as bar:
-        task = bar.add_task("playing", total=len(which))
-        advance = lambda: bar.advance(task)            # noqa: E731
+    with progress() as bar:
+        advance = bar.task("playing", len(which))
         rows = (_on_cluster(plan, which, cluster, jobs, advance) if cluster else
                 parallel.run(setup.rules, plan, which, jobs or parallel.default_jobs(), advance))
     _finish(plan.to_dict(), rows, fmt, games_out, report_dir, plan, part)
+
+
+class progress:
+    """Progress bars on stderr when it is a terminal, nothing when it is piped (simulate,
+    compare, coverage). Drawn again at each step, never by a thread of its own, so the
+    worker processes of ``--jobs`` fork from a process with one thread."""
+
+    def __init__(self):
+        from rich.progress import Progress
+        console = err()
+        self.bar = Progress(console=console, transient=True, auto_refresh=False,
+                            disable=not console.is_terminal)
+
+    def __enter__(self):
+        self.bar.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        return self.bar.__exit__(*exc)
+
+    def task(self, label: str, total: int):
+        """A new bar; returns its ``advance()``."""
+        task = self.bar.add_task(label, total=total)
+        self.bar.refresh()
+
+        def advance():
+            self.bar.advance(task)
+            self.bar.refresh()
+        return advance
 
 
 def _on_cluster(plan, which, cluster, jobs, advance) -> list:

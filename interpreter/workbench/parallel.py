@@ -38,24 +38,48 @@ def default_jobs() -> int:
 
 
 def run(rules, plan: Plan, which: list[int], jobs: int = 1, advance=lambda: None) -> list[dict]:
-    """The rows of games ``which``, in that order, played in ``jobs`` processes."""
+    """The rows of games ``which``, in that order, played in ``jobs`` processes.
+
+    Where processes can be forked (Linux), each worker starts as a copy of this one, the
+    ruleset loaded and its code generated already: nothing is loaded again or pickled but
+    the game indices and the rows. Elsewhere each worker loads the ruleset once.
+    """
     if jobs <= 1 or len(which) < 2:
         rows = []
         for k in which:
             rows.append(play_row(rules, plan, k))
             advance()
         return rows
-    chunk = max(1, min(8, len(which) // (jobs * 4)))
-    with ProcessPoolExecutor(max_workers=jobs, initializer=_start, initargs=(plan,)) as pool:
-        rows = []
-        for row in pool.map(_play, which, chunksize=chunk):
-            rows.append(row)
-            advance()
+    from ..engine import codegen
+    if codegen.ENABLED:
+        codegen.program_of(rules)              # generated once, here, before the workers fork
+    context = _fork()
+    _worker.update(plan=plan, rules=rules)
+    start = {} if context is not None else {"initializer": _start, "initargs": (plan,)}
+    chunk = max(1, min(4, len(which) // (jobs * 8)))   # small: no worker idles long at the end
+    try:
+        with ProcessPoolExecutor(max_workers=min(jobs, len(which)), mp_context=context,
+                                 **start) as pool:
+            rows = []
+            for row in pool.map(_play, which, chunksize=chunk):
+                rows.append(row)
+                advance()
+    finally:
+        _worker.clear()
     return rows
 
 
+def _fork():
+    """The fork start method where the platform has it (a worker is then a copy of this
+    process), else None: the default, whose workers start afresh and load the ruleset."""
+    import multiprocessing
+    if "fork" in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("fork")
+    return None
+
+
 def _start(plan: Plan) -> None:
-    """A worker loads the ruleset once, the way the parent did."""
+    """A worker that did not fork loads the ruleset once, the way the parent did."""
     from ..content.ruleset import load_ruleset
     _worker["plan"] = plan
     _worker["rules"] = load_ruleset(plan.source, expansions=tuple(plan.expansions))
