@@ -164,3 +164,19 @@ def test_progress_on_a_terminal_and_nothing_when_piped(monkeypatch, command):
     monkeypatch.setattr(simulate_cmd, "err", lambda: Console(file=screen, force_terminal=True, width=80))
     run(*command)
     assert "playing" in screen.getvalue() and "100%" in screen.getvalue()
+
+
+def test_rows_files_fit_their_schema_and_report_refuses_a_row_that_does_not(tmp_path):
+    import jsonschema
+    schema = json.loads((Path(__file__).resolve().parents[1] / "schemas" / "rows.schema.json").read_text())
+    jsonschema.Draft7Validator.check_schema(schema)
+    path = tmp_path / "rows.jsonl"
+    run("simulate", "lairs", "-p", "3", "-n", "2", "-j", "1", "--vary", "board", "--games-out", path)
+    lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    for line, part in zip(lines, ["header", "row", "row"]):
+        jsonschema.Draft202012Validator({"$ref": f"#/definitions/{part}", **schema}).validate(line)
+    lines[2]["scores"] = "high"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    result = run("report", path, ok=False)
+    assert result.exit_code == 2
+    assert f"{path}:3: not a row of game rows: at $.scores: 'high' is not of type 'array'" in result.stderr

@@ -10,6 +10,7 @@ into the whole (``read_rows``, ``merge``).
 """
 from __future__ import annotations
 
+import functools
 import json
 import os
 from concurrent.futures import ProcessPoolExecutor
@@ -102,7 +103,8 @@ def write_rows(path: str, plan: Plan, rows: list[dict], shard=None) -> None:
 
 
 def read_rows(path: str) -> tuple[dict, list[dict]]:
-    """The plan and the rows of a file ``write_rows`` wrote (ValueError if it is not one)."""
+    """The plan and the rows of a file ``write_rows`` wrote (ValueError if it is not one:
+    each line is held to ``schemas/rows.schema.json``, the first as the header)."""
     with open(path, encoding="utf-8") as handle:
         lines = [line for line in handle if line.strip()]
     try:
@@ -111,7 +113,27 @@ def read_rows(path: str) -> tuple[dict, list[dict]]:
         raise ValueError(f"{path} is not a file of game rows ({exc})") from None
     if not isinstance(header, dict) or header.get("format") != ROWS_FORMAT or "plan" not in header:
         raise ValueError(f"{path} is not a file of game rows (no header line)")
+    for number, (value, part) in enumerate([(header, "header")] + [(row, "row") for row in rows], 1):
+        problem = _misfit(value, part)
+        if problem:
+            raise ValueError(f"{path}:{number}: not a {part} of game rows: {problem}")
     return header["plan"], rows
+
+
+@functools.cache
+def _rows_schema(part: str):
+    from jsonschema import Draft202012Validator
+    from ..content.bundled import SCHEMAS
+    schema = json.loads((SCHEMAS / "rows.schema.json").read_text(encoding="utf-8"))
+    return Draft202012Validator({"$ref": f"#/definitions/{part}", "definitions": schema["definitions"]})
+
+
+def _misfit(value, part: str) -> str:
+    """What in ``value`` does not fit the schema's ``part`` (header or row), or ''."""
+    from jsonschema.exceptions import best_match
+    from ..engine.saved import json_path
+    error = best_match(_rows_schema(part).iter_errors(value))
+    return "" if error is None else f"at {json_path(error.absolute_path)}: {error.message}"
 
 
 def merge(parts: list[tuple[str, dict, list[dict]]]) -> tuple[dict, list[dict], list[int]]:
