@@ -222,13 +222,13 @@ def print_report(figures: dict) -> None:
     rotation = ", seats rotated" if figures["rotation"] else ""
     console.print(f"{figures['game']}: {figures['games']} games, {figures['players']} players, "
                   f"{seeds}{rotation}")
-    console.print(_table("seat", figures["seats"], first="seat", bot=True))
+    _whole(console, _table("seat", figures["seats"], first="seat", bot=True))
     if len(figures["bots"]) > 1:
-        console.print(_table("bot", figures["bots"]))
+        _whole(console, _table("bot", figures["bots"]))
     if figures["records"]:
-        console.print(_table("holds", figures["records"]))
+        _whole(console, _table("held record", figures["records"]))
     for name, values in figures["varied"].items():
-        console.print(_varied_table(name, values))
+        _whole(console, _varied_table(name, values))
     length = figures["length"]
     console.print(f"average decisions per game: {length['mean']:.1f} (sd {_num(length['sd'])}, "
                   f"{length['min']}..{length['max']})")
@@ -241,6 +241,11 @@ def print_report(figures: dict) -> None:
         console.print(f"most taken (share of games): {top}")
     for warning in figures["warnings"]:
         console.print(f"warning: {warning}")
+
+
+def _whole(console, table) -> None:
+    """Print a table at its own width when it is wider than the console: no figure cut short."""
+    console.print(table, width=max(console.width, console.measure(table).maximum))
 
 
 def _table(title, rows, first="name", bot=False) -> Table:

@@ -38,7 +38,7 @@ ENABLED = True
 """Whether games run generated code (tests turn it off to compare with the closures)."""
 
 TRACING = False
-"""Whether programs generated from now on tell ``game.tracer`` which arm of an ``a if c else b``
+"""Whether programs generated from now on tell ``game.tracer`` which arm of an ``if c then a else b``
 ran (the trace hook, docs/architecture.md; the coverage turns it on before loading). Off, the
 generated code holds no trace point at all."""
 

@@ -3,7 +3,7 @@
 Games are traced through the engine's trace hook (``Game.tracer``, see
 ``trace.py``): each statement a block runs, an ``if`` that took no branch,
 a ``choose`` filter that kept or left out a value, and the arm of an
-``a if c else b`` expression that ran, recorded by node number, which is the
+``if c then a else b`` expression that ran, recorded by node number, which is the
 same on every load of the same ruleset. A branch is a block (a program, the
 body of an ``if`` arm, a loop's body, an option), an ``if`` without
 ``else`` taking no arm, either arm of an ``if`` expression, or either

@@ -5,7 +5,7 @@ The hook (``Game.tracer``; docs/architecture.md, "The trace hook") calls
 statement, ``"end"`` when a block has run its last one, ``"else"`` when an
 ``if`` statement takes no branch and has no ``else``, ``"kept"`` and
 ``"dropped"`` when a ``choose`` filter kept or left out at least one value,
-and ``"then"``/``"else"`` for the arm of an ``a if c else b`` expression
+and ``"then"``/``"else"`` for the arm of an ``if c then a else b`` expression
 that ran (in programs compiled while ``codegen.TRACING`` is on).
 """
 from __future__ import annotations
@@ -33,7 +33,7 @@ class Hits:
 
 @contextlib.contextmanager
 def expression_arms():
-    """Programs compiled inside tell their tracer which arm of each ``a if c else b`` ran."""
+    """Programs compiled inside tell their tracer which arm of each ``if c then a else b`` ran."""
     from ..engine import codegen
     before, codegen.TRACING = codegen.TRACING, True
     try:
