@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -110,3 +111,12 @@ def test_the_pre_commit_hook_runs_rulebook_validate_on_a_folder(broken):
     good = CliRunner().invoke(cli, [*command, str(LAIRS)])
     bad = CliRunner().invoke(cli, [*command, "--no-smoke", str(broken)])
     assert (good.exit_code, bad.exit_code) == (0, 1)
+
+
+def test_the_readme_shows_the_three_pre_commit_lines_of_that_hook():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    [block] = [b for b in re.findall(r"```yaml\n(.*?)```", readme, re.S) if "rulebook-validate" in b]
+    [entry] = yaml.safe_load(block)
+    assert len(block.strip().splitlines()) == 3 and set(entry) == {"repo", "rev", "hooks"}
+    hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    assert [h["id"] for h in entry["hooks"]] == ["rulebook-validate"] == [h["id"] for h in hooks]

@@ -57,3 +57,35 @@ def test_text_lists_what_never_ran_at_file_line(tmp_path):
 def test_cited_ids_and_their_ranges():
     assert rule_ids("x # LR-BONUS-01..03, AMB-03/05") == {
         "LR-BONUS-01", "LR-BONUS-02", "LR-BONUS-03", "AMB-03", "AMB-05"}
+
+
+def test_coverage_traces_the_arms_of_if_expressions_and_choose_filters(tmp_path):
+    folder = dead_toy(tmp_path)
+    edit(folder / "flow.yaml", "    p.points = sum(c.value for c in p.hand)   # TOY-SCORE-01\n",
+         "    p.points = sum(c.value for c in p.hand) + (if count(p.hand) > 99 then 100 else 0)\n")
+    edit(folder / "flow.yaml", "choose c in zone label", "choose c in zone if c.value > 0 label")
+    result = CliRunner().invoke(cli, ["coverage", str(folder), "-n", "3", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    arms = {(b["branch"], b["at"]): b["simulations"] for b in json.loads(result.stdout)["branches"]
+            if b["branch"] != "block"}
+    line, col = position(folder / "flow.yaml", "then 100", offset=5)
+    assert arms[("then", f"{folder / 'flow.yaml'}:{line}:{col}")] is False
+    assert arms[("else", f"{folder / 'flow.yaml'}:{line}:{col + 9}")] is True
+    line, col = position(folder / "flow.yaml", "c.value > 0")
+    assert arms[("choice kept", f"{folder / 'flow.yaml'}:{line}:{col}")] is True
+    assert arms[("choice left out", f"{folder / 'flow.yaml'}:{line}:{col}")] is False
+    dead_if = position(folder / "flow.yaml", "if step > 99")
+    assert arms[("no arm of the if", f"{folder / 'flow.yaml'}:{dead_if[0]}:{dead_if[1]}")] is True
+
+
+def test_the_trace_hook_costs_nothing_it_is_not_given():
+    """Programs generated without TRACING hold no trace point; games have no tracer by default."""
+    from interpreter.content.ruleset import load_ruleset
+    from interpreter.engine import codegen
+    from interpreter.engine.game import Game
+    from interpreter.workbench.trace import expression_arms
+    plain = codegen.program_of(load_ruleset(str(RULESETS / "toy")))
+    with expression_arms():
+        traced = codegen.program_of(load_ruleset(str(RULESETS / "toy")))
+    assert "TRACE(" not in plain.source and Game.tracer is None
+    assert codegen.TRACING is False and traced.source == plain.source    # toy has no if expression

@@ -149,3 +149,34 @@ def test_a_local_dask_cluster_of_two_workers_equals_one_core():
         pytest.skip("the [cluster] extra (dask distributed) is not installed")
     args = ["simulate", TOY, "-n", "6", "--seats", "first,random", "--format", "json"]
     assert run(*args, "--cluster", "local", "-j", "2").stdout == run(*args, "-j", "1").stdout
+
+
+@pytest.mark.parametrize("command", [["simulate", TOY, "-n", "3", "-j", "1"],
+                                     ["compare", TOY, TOY, "-n", "3", "-j", "1"],
+                                     ["coverage", TOY, "-n", "3"]])
+def test_progress_on_a_terminal_and_nothing_when_piped(monkeypatch, command):
+    import io
+    from rich.console import Console
+    from interpreter.cli import simulate_cmd
+    assert run(*command).stderr.strip() in ("", "note: no scenarios given (--scenarios) and no "
+                                                "scenarios/ folder in the ruleset")   # piped
+    screen = io.StringIO()
+    monkeypatch.setattr(simulate_cmd, "err", lambda: Console(file=screen, force_terminal=True, width=80))
+    run(*command)
+    assert "playing" in screen.getvalue() and "100%" in screen.getvalue()
+
+
+def test_rows_files_fit_their_schema_and_report_refuses_a_row_that_does_not(tmp_path):
+    import jsonschema
+    schema = json.loads((Path(__file__).resolve().parents[1] / "schemas" / "rows.schema.json").read_text())
+    jsonschema.Draft7Validator.check_schema(schema)
+    path = tmp_path / "rows.jsonl"
+    run("simulate", "lairs", "-p", "3", "-n", "2", "-j", "1", "--vary", "board", "--games-out", path)
+    lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    for line, part in zip(lines, ["header", "row", "row"]):
+        jsonschema.Draft202012Validator({"$ref": f"#/definitions/{part}", **schema}).validate(line)
+    lines[2]["scores"] = "high"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    result = run("report", path, ok=False)
+    assert result.exit_code == 2
+    assert f"{path}:3: not a row of game rows: at $.scores: 'high' is not of type 'array'" in result.stderr

@@ -8,7 +8,8 @@ from rich import box
 from rich.table import Table
 
 from ..workbench import balance, compare, parallel
-from .common import CliError, err, load, out, parse_options, parse_seats, player_count
+from .common import CliError, load, out, parse_options, parse_seats, player_count
+from .simulate_cmd import progress
 
 
 @click.command("compare")
@@ -45,14 +46,11 @@ def compare_command(first, second, games, players, seed, seats, options, a_optio
         sides.append((rules, plan))
     if sides[0][1].players != sides[1][1].players:
         raise CliError("A and B default to different player counts: give --players")
-    console = err()
-    from rich.progress import Progress
     rows = []
-    with Progress(console=console, transient=True, disable=not console.is_terminal) as bar:
+    with progress() as bar:
         for name, (rules, plan) in zip("AB", sides):
-            task = bar.add_task(f"playing {name}", total=games)
             rows.append(parallel.run(rules, plan, list(range(games)), jobs or parallel.default_jobs(),
-                                     lambda task=task: bar.advance(task)))
+                                     bar.task(f"playing {name}", games)))
     figures = compare.compare(*rows)
     result = {"a": first, "b": second, "games": games, "players": sides[0][1].players, "seed": seed,
               "figures": figures, "changed": [f["figure"] for f in figures if f["changed"]]}

@@ -6,8 +6,9 @@ from pathlib import Path
 
 import click
 
-from ..workbench import balance, coverage, parallel
-from .common import CliError, err, load, out, parse_seats, player_count
+from ..workbench import balance, coverage
+from .common import err, load, out, parse_seats, player_count
+from .simulate_cmd import progress
 
 KINDS = (("branches", "effect-text branches", "text"), ("records", "records with effects", "record"),
          ("rules", "rule ids cited in effect texts and records", "rule"))
@@ -34,26 +35,23 @@ def coverage_command(game, scenarios, games, players, seed, seats, expansions, f
     """
     from ..agents import BOTS
     from ..content.options import resolve_options
-    rules = load(game, expansions)
-    paths = list(scenarios) or [p for p in [Path(rules.folder) / "scenarios"] if p.is_dir()]
     runs = {}
     console = err()
-    with coverage.tracing(rules.fingerprint) as seen:
+    with coverage.tracing(lambda: load(game, expansions)) as (rules, hits):
+        paths = list(scenarios) or [p for p in [Path(rules.folder) / "scenarios"] if p.is_dir()]
         if paths:
             from ..scenarios import check_paths
             with console.status("running scenarios", spinner="line") if console.is_terminal \
                     else _nothing():
                 check_paths([str(p) for p in paths])
-        runs["scenarios"] = set(seen)
-        seen.clear()
+        runs["scenarios"] = set(hits.hits)
+        hits.hits.clear()
         count = player_count(rules, players)
         plan = balance.Plan(game, tuple(expansions), count, seed, games,
                             parse_seats(seats, count, list(BOTS)), resolve_options(rules, {}, count))
-        from rich.progress import Progress
-        with Progress(console=console, transient=True, disable=not console.is_terminal) as bar:
-            task = bar.add_task("playing", total=games)
-            parallel.run(rules, plan, list(range(games)), 1, lambda: bar.advance(task))
-        runs["simulations"] = set(seen)
+        with progress() as bar:
+            coverage.play(rules, plan, range(games), hits, bar.task("playing", games))
+        runs["simulations"] = set(hits.hits)
     figures = coverage.report(rules, runs)
     figures["scenario_paths"] = [str(p) for p in paths]
     figures["games"] = games
@@ -88,4 +86,5 @@ def _print(figures: dict, show_all: bool) -> None:
         console.print(f"\n{title}{'' if show_all else ' never executed'}:")
         for entry in shown:
             marks = " ".join(label for label in figures["runs"] if entry[label]) or "never"
-            console.print(f"  {entry['at']}: {entry[key]} ({marks})", soft_wrap=True)
+            what = entry[key] if entry.get("branch", "block") == "block" else f"{entry[key]}, {entry['branch']}"
+            console.print(f"  {entry['at']}: {what} ({marks})", soft_wrap=True)

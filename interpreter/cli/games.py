@@ -14,6 +14,7 @@ from pathlib import Path
 
 from rich.text import Text
 
+from ..workbench.trace import seat_log
 from . import session, table
 from .common import HUMAN, CliError
 from .human import Human, Interrupted, Rewind
@@ -113,7 +114,7 @@ def watcher(console, seat: int, pace: float | None, stdin=None):
         who = step.decision.player             # another seat's answer may be secret: not named
         what = f"chose {step.decision.options[step.index]}" if who == seat else "decided"
         console.print(Text(f"decision {step.number}: {game.seat_name(who)} {what}", style="bold"))
-        table.show(console, game, seat, game.view(seat)["log"][-table.LOG_MAX:])
+        table.show(console, game, seat, seat_log(game, seat)[-table.LOG_MAX:])
         if pace is not None:
             time.sleep(pace)
         elif stdin is not None and not stdin.readline():
@@ -131,7 +132,7 @@ def step_through(setup: session.Setup, log: dict, console, seat: int, stdin, upt
     seen = 0
     while True:
         console.print(Text(f"after decision {at} of {len(actions)}", style="bold"))
-        lines = game.view(seat)["log"]
+        lines = seat_log(game, seat)
         table.show(console, game, seat, lines[seen:] if at else lines[-table.LOG_MAX:])
         seen = len(lines)
         if not interactive or at >= len(actions):

@@ -341,14 +341,18 @@ def _setup(game, players, seed, seats, options, expansions, humans: bool) -> ses
 @click.option("--as", "seat", type=int, default=1, show_default=True,
               help="With --watch: the seat whose view is shown.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the result table and the winner.")
+@click.option("--trace", is_flag=True,
+              help="Show each log line with the file:line (and rule ids) of the statement that wrote it; "
+                   "a --log file then replays so too.")
 def play(game, option_flags, players, seed, seats, options, expansions, log_file, save_file, watch,
-         pace, seat, quiet):
+         pace, seat, quiet, trace):
     """Play one game to the end, with bots and/or people (`--seats human,random`).
 
     Any game option may also be given as its own flag: `--NAME VALUE` is `-o NAME=VALUE`.
     """
     from . import games
     setup = _setup(game, players, seed, seats, options + option_flags, expansions, humans=True)
+    setup.trace = trace
     match = setup.new_game()
     if HUMAN in setup.seats or watch or save_file:         # a person at the table
         _exit(games.at_table(setup, match, save_to=save_file, log_to=log_file, watch=watch,
@@ -357,10 +361,19 @@ def play(game, option_flags, players, seed, seats, options, expansions, log_file
     session.play(match, setup.bots())
     if log_file:
         session.write_log(log_file, session.game_log(setup, match))
+    if trace:
+        _print_trace(match)
     if not quiet:
         console.print(f"{setup.rules.title}: {setup.players} players, seed {setup.seed}, "
                       f"{len(match.state['history'])} decisions")
     _print_result(console, setup, match)
+
+
+def _print_trace(match) -> None:
+    """The whole log, each line with its readers (when not everyone) and its file:line."""
+    from ..workbench.trace import whole_log
+    for line in whole_log(match):
+        click.echo(line)
 
 
 @cli.command()
@@ -399,13 +412,17 @@ def _score_text(score) -> str:
               help="With --step or --to: the seat whose view is shown.")
 @click.option("--to", "upto", type=click.IntRange(min=0), metavar="K",
               help="Show the game after K decisions (with --step: start there).")
-def replay(log_file, step, seat, upto):
+@click.option("--trace", is_flag=True,
+              help="Show each log line with the file:line of the statement that wrote it "
+                   "(the default for a log played with --trace).")
+def replay(log_file, step, seat, upto, trace):
     """Re-play a game log and check that it ends in the same state (or step through it)."""
     log = session.read_log(log_file)
     rules = load(log.get("ruleset") or log["game"], log.get("expansions", ()))
     if rules.id != log["game"]:
         raise CliError(f"the log is a game of '{log['game']}', not '{rules.id}'")
-    game, failure = session.replay(rules, log)
+    trace = trace or bool(log.get("trace"))
+    game, failure = session.replay(rules, log, trace=trace and not (step or upto is not None))
     if failure:
         click.echo(failure)
         _exit(1)
@@ -415,10 +432,12 @@ def replay(log_file, step, seat, upto):
         if not 1 <= seat <= log["players"]:
             raise CliError(f"--as {seat}: the game has seats 1 to {log['players']}")
         setup = session.Setup(rules, log.get("ruleset") or log["game"], log["players"],
-                              log["seed"], log["options"], list(log.get("seats") or []))
+                              log["seed"], log["options"], list(log.get("seats") or []), trace)
         games.step_through(setup, log, games.table_console(), seat - 1, sys.stdin, upto,
                            interactive=step)
         return
+    if trace:
+        _print_trace(game)
     click.echo(f"replay ok: {log['final']}")
 
 

@@ -20,10 +20,12 @@ class Setup:
     seed: int
     options: dict
     seats: list = field(default_factory=list)
+    trace: bool = False                # each log line's file:line (workbench/trace.py)
 
     def new_game(self):
         from ..engine.game import Game
-        return Game.new(self.rules, players=self.players, seed=self.seed, options=self.options)
+        return Game.new(self.rules, players=self.players, seed=self.seed, options=self.options,
+                        tracer=log_places() if self.trace else None)
 
     def bots(self, seed: int | None = None) -> dict:
         """``{seat: Bot}`` for every seat that is not human, seeded from seed and seat."""
@@ -70,6 +72,7 @@ def game_log(setup: Setup, game) -> dict:
         "actions": game.state["history"],
         "final": state_hash(game),
         "result": game.result,
+        **({"trace": True} if setup.trace else {}),     # `replay` shows each line's file:line
     }
 
 
@@ -101,11 +104,18 @@ def read_log(path: str) -> dict:
     return log
 
 
-def replay(rules, log: dict):
+def log_places():
+    """A tracer that places each log line at its statement's ``file:line`` (``--trace``)."""
+    from ..workbench.trace import LogPlaces
+    return LogPlaces()
+
+
+def replay(rules, log: dict, trace: bool = False):
     """Re-run a log's actions; returns ``(game, None)`` or ``(game, failure message)``."""
     from ..engine.game import Game, IllegalAction
     from ..model.values import RuleError
-    game = Game.new(rules, players=log["players"], seed=log["seed"], options=log["options"])
+    game = Game.new(rules, players=log["players"], seed=log["seed"], options=log["options"],
+                    tracer=log_places() if trace else None)
     for number, action in enumerate(log["actions"], start=1):
         try:
             player, index = action

@@ -57,14 +57,40 @@ def run(setup, games, fmt, jobs, rotate, vary, cluster, shard, games_out, report
                         _varied(setup.rules, vary, setup.players))
     part = _shard(shard)
     which = parallel.indices(plan, part)
-    console = err()
-    from rich.progress import Progress
-    with Progress(console=console, transient=True, disable=not console.is_terminal) as bar:
-        task = bar.add_task("playing", total=len(which))
-        advance = lambda: bar.advance(task)            # noqa: E731
+    with progress() as bar:
+        advance = bar.task("playing", len(which))
         rows = (_on_cluster(plan, which, cluster, jobs, advance) if cluster else
                 parallel.run(setup.rules, plan, which, jobs or parallel.default_jobs(), advance))
     _finish(plan.to_dict(), rows, fmt, games_out, report_dir, plan, part)
+
+
+class progress:
+    """Progress bars on stderr when it is a terminal, nothing when it is piped (simulate,
+    compare, coverage). Drawn again at each step, never by a thread of its own, so the
+    worker processes of ``--jobs`` fork from a process with one thread."""
+
+    def __init__(self):
+        from rich.progress import Progress
+        console = err()
+        self.bar = Progress(console=console, transient=True, auto_refresh=False,
+                            disable=not console.is_terminal)
+
+    def __enter__(self):
+        self.bar.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        return self.bar.__exit__(*exc)
+
+    def task(self, label: str, total: int):
+        """A new bar; returns its ``advance()``."""
+        task = self.bar.add_task(label, total=total)
+        self.bar.refresh()
+
+        def advance():
+            self.bar.advance(task)
+            self.bar.refresh()
+        return advance
 
 
 def _on_cluster(plan, which, cluster, jobs, advance) -> list:
@@ -196,13 +222,13 @@ def print_report(figures: dict) -> None:
     rotation = ", seats rotated" if figures["rotation"] else ""
     console.print(f"{figures['game']}: {figures['games']} games, {figures['players']} players, "
                   f"{seeds}{rotation}")
-    console.print(_table("seat", figures["seats"], first="seat", bot=True))
+    _whole(console, _table("seat", figures["seats"], first="seat", bot=True))
     if len(figures["bots"]) > 1:
-        console.print(_table("bot", figures["bots"]))
+        _whole(console, _table("bot", figures["bots"]))
     if figures["records"]:
-        console.print(_table("holds", figures["records"]))
+        _whole(console, _table("held record", figures["records"]))
     for name, values in figures["varied"].items():
-        console.print(_varied_table(name, values))
+        _whole(console, _varied_table(name, values))
     length = figures["length"]
     console.print(f"average decisions per game: {length['mean']:.1f} (sd {_num(length['sd'])}, "
                   f"{length['min']}..{length['max']})")
@@ -215,6 +241,11 @@ def print_report(figures: dict) -> None:
         console.print(f"most taken (share of games): {top}")
     for warning in figures["warnings"]:
         console.print(f"warning: {warning}")
+
+
+def _whole(console, table) -> None:
+    """Print a table at its own width when it is wider than the console: no figure cut short."""
+    console.print(table, width=max(console.width, console.measure(table).maximum))
 
 
 def _table(title, rows, first="name", bot=False) -> Table:

@@ -37,6 +37,11 @@ from .compile import _BASIC, _MISSING, _PYTHON_ERRORS, _divide, _equal, _int, _m
 ENABLED = True
 """Whether games run generated code (tests turn it off to compare with the closures)."""
 
+TRACING = False
+"""Whether programs generated from now on tell ``game.tracer`` which arm of an ``if c then a else b``
+ran (the trace hook, docs/architecture.md; the coverage turns it on before loading). Off, the
+generated code holds no trace point at all."""
+
 
 class Unsupported(Exception):
     """A construct the generator leaves to the closures."""
@@ -80,6 +85,13 @@ def _compare_error(op, a, b):
 
 def _fail(message):
     raise RuleError(message)
+
+
+def _trace(ctx, node, arm):
+    """A trace point (``TRACING``): tell the game's tracer, if it has one, that ``arm`` ran."""
+    tracer = ctx.game.tracer
+    if tracer is not None:
+        tracer.ran(ctx.game, node, arm)
 
 
 def attribute_reader(name: str, rules):
@@ -213,8 +225,9 @@ class _Generator:
             "ZONE_OP": _zone_binop, "CMP_ERROR": _compare_error, "FAIL": _fail,
             "NUMBER": number, "SIZED": sized, "INT": _int, "DIVIDE": _divide, "PLUS": _plus,
             "MISUSE": misuse, "PYERR": _PYTHON_ERRORS, "BUDGET": budget, "NK": _MISSING,
-            "PLAIN": (int, str, type(None)),
+            "PLAIN": (int, str, type(None)), "TRACE": _trace,
         }
+        self.tracing = TRACING
         self.consts: dict = {}             # (type, value) or id -> its K name
         self.lines: list = []
         self.temp = 0
@@ -570,8 +583,12 @@ class _Generator:
         cond = self.atom(node.cond, scope, d)
         t = self.fresh()
         self.line(d, f"if {cond} is True or ({cond} is not False and TRUTH({cond}, ctx.game.state)):")
+        if self.tracing:
+            self.line(d + 1, f"TRACE(ctx, {self.const(node)}, 'then')")
         self.line(d + 1, f"{t} = {self.expr(node.then, scope, d + 1)}")
         self.line(d, "else:")
+        if self.tracing:
+            self.line(d + 1, f"TRACE(ctx, {self.const(node)}, 'else')")
         self.line(d + 1, f"{t} = {self.expr(node.orelse, scope, d + 1)}")
         return t
 

@@ -272,8 +272,17 @@ def _boolop(node):
 
 
 def _conditional(node):
+    from .codegen import TRACING
     cond, then, orelse = compiled(node.cond), compiled(node.then), compiled(node.orelse)
-    return lambda ctx: then(ctx) if truth(cond(ctx), ctx.game.state) else orelse(ctx)
+    if not TRACING:
+        return lambda ctx: then(ctx) if truth(cond(ctx), ctx.game.state) else orelse(ctx)
+
+    def traced(ctx):                           # the trace hook (codegen.TRACING): which arm ran
+        arm = "then" if truth(cond(ctx), ctx.game.state) else "else"
+        if ctx.game.tracer is not None:
+            ctx.game.tracer.ran(ctx.game, node, arm)
+        return then(ctx) if arm == "then" else orelse(ctx)
+    return traced
 
 
 def _not(node):

@@ -127,6 +127,11 @@ def _expansions_differ(rules, saved: list) -> str:
 class Game:
     """A game of a loaded ruleset; all of its state is ``self.state``."""
 
+    tracer = None
+    """Told what runs, for the workbench (``tracer.ran(game, node, arm=None)``; docs/architecture.md
+    "The trace hook"): None, the default, costs one test per block and statement; ``Game.new(tracer=)``
+    sets it on one game, setting it on the class traces every game of the process."""
+
     def __init__(self, rules, state: dict):
         self.rules = rules
         self.state = state
@@ -150,8 +155,9 @@ class Game:
 
     # ------------------------------------------------------------- creating
     @classmethod
-    def new(cls, rules, players: int | None = None, seed: int = 0, options: dict | None = None) -> "Game":
-        """Set up a new game and run it to its first decision."""
+    def new(cls, rules, players: int | None = None, seed: int = 0, options: dict | None = None,
+            tracer=None) -> "Game":
+        """Set up a new game and run it to its first decision (``tracer``: see ``Game.tracer``)."""
         count = players if players is not None else rules.players.get("default", rules.players["min"])
         if not rules.players["min"] <= count <= rules.players["max"]:
             raise ValueError(f"{rules.title} is for {rules.players['min']} to "
@@ -169,6 +175,8 @@ class Game:
             "log": [], "history": [], "result": None,
         }
         game = cls(rules, state)
+        if tracer is not None:
+            game.tracer = tracer
         zones.start_filled(game)
         machine.push(game, state["flow"]["main"], rules.start)
         machine.run(game)

@@ -173,9 +173,12 @@ def ctx_of(game, th) -> Ctx:
 def _block(game, th, frame, node):
     body = node.body
     i = frame.get("i", 0)
+    tracer = game.tracer                   # the trace hook (Game.tracer): each statement, the end
     while i < len(body):
         stmt = body[i]
         i += 1
+        if tracer is not None:
+            tracer.ran(game, stmt)
         simple = SIMPLE.get(stmt.__class__)
         if simple is not None:
             game.memo.clear()                  # the state is about to change...
@@ -204,6 +207,8 @@ def _block(game, th, frame, node):
             return _break(game, th)
         push(game, th, stmt)
         return None
+    if tracer is not None:
+        tracer.ran(game, node, "end")
     th["frames"].pop()
     if frame.get("call"):
         th["envs"].pop()
@@ -248,6 +253,8 @@ def _if(game, th, frame, node):
             return None
     if node.orelse is not None:
         push(game, th, node.orelse)
+    elif game.tracer is not None:              # the trace hook: no branch taken, none written
+        game.tracer.ran(game, node, "else")
     return None
 
 
@@ -453,6 +460,12 @@ def _choose_in(game, th, frame, node):
                 env.pop(node.var, None)
             else:
                 env[node.var] = before
+        tracer = game.tracer
+        if tracer is not None and cond is not None:    # the trace hook: the filter's two outcomes
+            if options:
+                tracer.ran(game, node, "kept")
+            if len(options) < len(values):
+                tracer.ran(game, node, "dropped")
         if node.otherwise is not None:
             options.append(None)
         if not options:

@@ -51,12 +51,14 @@ class Plan:
                 "vary": self.vary}
 
 
-def play_row(rules, plan: Plan, k: int) -> dict:
-    """Play game ``k`` of ``plan`` with bots and return its row (plain JSON)."""
+def play_row(rules, plan: Plan, k: int, tracer=None) -> dict:
+    """Play game ``k`` of ``plan`` with bots and return its row (plain JSON); ``tracer``: see
+    ``Game.tracer``."""
     from ..agents import make_bot, play_out
     from ..engine.game import Game
     spec = plan.game(k)
-    game = Game.new(rules, players=plan.players, seed=spec["seed"], options=spec["options"])
+    game = Game.new(rules, players=plan.players, seed=spec["seed"], options=spec["options"],
+                    tracer=tracer)
     bots = {i: make_bot(name, spec["seed"] * 1000 + i) for i, name in enumerate(spec["seats"])}
     play_out(game, bots)
     result = game.result

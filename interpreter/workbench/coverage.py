@@ -1,14 +1,16 @@
 """Rule coverage: which effect-text branches, records and cited rule ids ever ran.
 
-While games play, every frame the machine pushes (a program's root, the
-body of the branch an ``if`` took, a loop's body, an option chosen) is
-recorded by its node number, which is the same on every load of the same
-ruleset. A block that was pushed ran; one never pushed is a branch no game
-took. A record ran when one of its effect texts did; a rule id ran when it
-is cited on a line of a block that ran, or by a record that ran.
-
-Expressions (functions, conditions) are evaluated, not pushed, so only
-statement blocks are traced: say so rather than guess.
+Games are traced through the engine's trace hook (``Game.tracer``, see
+``trace.py``): each statement a block runs, an ``if`` that took no branch,
+a ``choose`` filter that kept or left out a value, and the arm of an
+``if c then a else b`` expression that ran, recorded by node number, which is the
+same on every load of the same ruleset. A branch is a block (a program, the
+body of an ``if`` arm, a loop's body, an option), an ``if`` without
+``else`` taking no arm, either arm of an ``if`` expression, or either
+outcome of a ``choose`` filter. A record ran when one of its effect texts
+did; a rule id ran when it is cited on a line of a block that ran, or by a
+record that ran. A simulated game is traced alone: the copies a bot's
+look-ahead plays are not counted (a scenario's bots' are).
 """
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from ..dsl import ast
+from .trace import Hits, every_game, expression_arms
 
 # A rule id: parts in capitals (a part may hold digits, 'SS-2P-01'), then two digits;
 # 'X-03/04' and 'X-RULE-01..05' name several.
@@ -25,21 +28,28 @@ _ID = re.compile(r"([A-Z][A-Z0-9]*(?:-[0-9]*[A-Z][A-Z0-9]*)*-)(\d{2})((?:/\d{2})
 
 
 @contextlib.contextmanager
-def tracing(fingerprint: str):
-    """Record the node numbers pushed by games of the ruleset with ``fingerprint``."""
-    from ..engine import machine
-    seen: set = set()
-    original = machine.push
+def tracing(load):
+    """Load a ruleset (``load()``) so that its games report the arms of ``if`` expressions too,
+    and trace the games played inside: yields ``(rules, hits)``.
 
-    def push(game, th, node, **extra):
-        original(game, th, node, **extra)
-        if game.rules.fingerprint == fingerprint:
-            seen.add(th["frames"][-1]["n"])
-    machine.push = push
-    try:
-        yield seen
-    finally:
-        machine.push = original
+    Every game of the ruleset made inside is traced (a scenario's, which loads its own copy,
+    too); a simulated game given ``hits`` as its own tracer (``Game.new(tracer=)``) alone is
+    what simulations should count, so call ``play`` for those.
+    """
+    with expression_arms():
+        rules = load()
+        hits = Hits(rules.fingerprint)
+        with every_game(hits):
+            yield rules, hits
+
+
+def play(rules, plan, which, hits, advance=lambda: None) -> None:
+    """Play games ``which`` of ``plan``, each traced alone (not its bots' look-ahead copies)."""
+    from .balance import play_row
+    with every_game(None):
+        for k in which:
+            play_row(rules, plan, k, tracer=hits)
+            advance()
 
 
 def rule_ids(text: str) -> set[str]:
@@ -55,26 +65,33 @@ def rule_ids(text: str) -> set[str]:
 
 
 def texts(rules) -> dict:
-    """Each effect text's name -> its root block (procedures, record effects, the start)."""
+    """Each effect text's name -> its root (procedures, record effects, the start, functions,
+    record conditions)."""
     roots = {f"procedure {name}": tree for name, (_, tree) in rules.procedures.items()}
     roots.update({f"effect {key}": tree for key, tree in rules.effects.items()})
     if rules.start is not None:
         roots["start"] = rules.start
-    return {name: tree for name, tree in roots.items() if isinstance(tree, ast.Block)}
+    roots.update({f"function {name}": tree for name, (_, tree) in rules.functions.items()})
+    roots.update({f"condition {key}": tree for key, tree in rules.expressions.items()})
+    return {name: tree for name, tree in roots.items() if id(tree) in rules.node_id}
 
 
 def report(rules, runs: dict[str, set]) -> dict:
-    """Coverage of ``rules`` by each run (``{"scenarios": node ids, "simulations": node ids}``)."""
-    blocks = _blocks(rules)
-    ran = {label: {nid for nid in blocks if nid in seen} for label, seen in runs.items()}
+    """Coverage of ``rules`` by each run (``{"scenarios": hits, "simulations": hits}``, each a
+    set of ``(node number, arm)`` as ``Hits`` records)."""
+    found = branches(rules)
+    blocks = {nid: (text, node) for nid, (text, node, kind, _) in found.items()
+              if kind == "block"}
+    ran = {label: {key for key, (_, _, _, hit) in found.items() if hit in seen}
+           for label, seen in runs.items()}
     records = _records(rules)
     lines = _lines(rules, blocks)
     cited = _cited(rules)
     held = {rid: _record_rules(rules, rid) for rid in records}
     out = {"game": rules.id, "runs": list(runs), "branches": [], "records": [], "rules": []}
-    for nid, (text, node) in sorted(blocks.items(), key=lambda kv: _place(kv[1][1], rules)):
-        out["branches"].append({"text": text, "at": _block_at(rules, node),
-                                **{label: nid in ran[label] for label in runs}})
+    for key, (text, node, kind, _) in sorted(found.items(), key=lambda kv: _place(kv[1][1], rules)):
+        out["branches"].append({"text": text, "branch": kind, "at": _block_at(rules, node),
+                                **{label: key in ran[label] for label in runs}})
     for rid, roots in sorted(records.items()):
         out["records"].append({"record": rid, "table": rules.entities[rid]["table"],
                                "at": _record_at(rules, rid),
@@ -82,7 +99,7 @@ def report(rules, runs: dict[str, set]) -> dict:
     for rule, places in sorted(cited.items()):
         entry = {"rule": rule, "at": f"{places[0][0]}:{places[0][1]}"}
         for label in runs:
-            hit = any(lines[nid] & set(places) for nid in ran[label])
+            hit = any(lines[nid] & set(places) for nid in ran[label] if nid in blocks)
             hit = hit or any(rule in held[rid] and roots & ran[label]
                              for rid, roots in records.items())
             entry[label] = hit
@@ -95,16 +112,37 @@ def report(rules, runs: dict[str, set]) -> dict:
     return out
 
 
-def _blocks(rules) -> dict:
-    """Every block of every effect text: node number -> (the text's name, the block)."""
-    found = {}
+# What each kind of branch is called, and the trace point that says it ran.
+BRANCH_KINDS = ("block", "no arm of the if", "then", "else", "choice kept", "choice left out")
+
+
+def branches(rules) -> dict:
+    """Every branch of every effect text: key -> (text's name, node to place it, kind, hit).
+
+    ``hit`` is the ``(node number, arm)`` the trace hook reports when it runs; a block's key
+    is its own node number (records and rule ids are found by those).
+    """
+    found, number = {}, rules.node_id
     for name, root in texts(rules).items():
         stack = [root]
         while stack:
             node = stack.pop()
-            if isinstance(node, ast.Block) and id(node) in rules.node_id:
-                found.setdefault(rules.node_id[id(node)], (name, node))
             stack.extend(node.children())
+            nid = number.get(id(node))
+            kind = node.__class__
+            if nid is None:
+                continue
+            if kind is ast.Block and node.body and id(node.body[0]) in number:
+                found.setdefault(nid, (name, node, "block", (number[id(node.body[0])], None)))
+            elif kind is ast.If and node.orelse is None:
+                found.setdefault((nid, "else"), (name, node, "no arm of the if", (nid, "else")))
+            elif kind is ast.Conditional:
+                found.setdefault((nid, "then"), (name, node.then, "then", (nid, "then")))
+                found.setdefault((nid, "else"), (name, node.orelse, "else", (nid, "else")))
+            elif kind is ast.ChooseIn and node.cond is not None:
+                found.setdefault((nid, "kept"), (name, node.cond, "choice kept", (nid, "kept")))
+                found.setdefault((nid, "dropped"), (name, node.cond, "choice left out",
+                                                    (nid, "dropped")))
     return found
 
 
@@ -165,9 +203,11 @@ def _record_at(rules, rid) -> str:
     return f"{src.path}:{line}:{col}"
 
 
-def _block_at(rules, block) -> str:
-    """Where a block's first statement is written (the block itself starts at the ``:``)."""
-    return rules.where(block.body[0] if block.body else block)
+def _block_at(rules, node) -> str:
+    """Where a branch is written: a block's first statement (the block starts at the ``:``)."""
+    if node.__class__ is ast.Block and node.body:
+        return rules.where(node.body[0])
+    return rules.where(node)
 
 
 def _place(node, rules):

@@ -10,6 +10,7 @@ into the whole (``read_rows``, ``merge``).
 """
 from __future__ import annotations
 
+import functools
 import json
 import os
 from concurrent.futures import ProcessPoolExecutor
@@ -38,24 +39,48 @@ def default_jobs() -> int:
 
 
 def run(rules, plan: Plan, which: list[int], jobs: int = 1, advance=lambda: None) -> list[dict]:
-    """The rows of games ``which``, in that order, played in ``jobs`` processes."""
+    """The rows of games ``which``, in that order, played in ``jobs`` processes.
+
+    Where processes can be forked (Linux), each worker starts as a copy of this one, the
+    ruleset loaded and its code generated already: nothing is loaded again or pickled but
+    the game indices and the rows. Elsewhere each worker loads the ruleset once.
+    """
     if jobs <= 1 or len(which) < 2:
         rows = []
         for k in which:
             rows.append(play_row(rules, plan, k))
             advance()
         return rows
-    chunk = max(1, min(8, len(which) // (jobs * 4)))
-    with ProcessPoolExecutor(max_workers=jobs, initializer=_start, initargs=(plan,)) as pool:
-        rows = []
-        for row in pool.map(_play, which, chunksize=chunk):
-            rows.append(row)
-            advance()
+    from ..engine import codegen
+    if codegen.ENABLED:
+        codegen.program_of(rules)              # generated once, here, before the workers fork
+    context = _fork()
+    _worker.update(plan=plan, rules=rules)
+    start = {} if context is not None else {"initializer": _start, "initargs": (plan,)}
+    chunk = max(1, min(4, len(which) // (jobs * 8)))   # small: no worker idles long at the end
+    try:
+        with ProcessPoolExecutor(max_workers=min(jobs, len(which)), mp_context=context,
+                                 **start) as pool:
+            rows = []
+            for row in pool.map(_play, which, chunksize=chunk):
+                rows.append(row)
+                advance()
+    finally:
+        _worker.clear()
     return rows
 
 
+def _fork():
+    """The fork start method where the platform has it (a worker is then a copy of this
+    process), else None: the default, whose workers start afresh and load the ruleset."""
+    import multiprocessing
+    if "fork" in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("fork")
+    return None
+
+
 def _start(plan: Plan) -> None:
-    """A worker loads the ruleset once, the way the parent did."""
+    """A worker that did not fork loads the ruleset once, the way the parent did."""
     from ..content.ruleset import load_ruleset
     _worker["plan"] = plan
     _worker["rules"] = load_ruleset(plan.source, expansions=tuple(plan.expansions))
@@ -78,7 +103,8 @@ def write_rows(path: str, plan: Plan, rows: list[dict], shard=None) -> None:
 
 
 def read_rows(path: str) -> tuple[dict, list[dict]]:
-    """The plan and the rows of a file ``write_rows`` wrote (ValueError if it is not one)."""
+    """The plan and the rows of a file ``write_rows`` wrote (ValueError if it is not one:
+    each line is held to ``schemas/rows.schema.json``, the first as the header)."""
     with open(path, encoding="utf-8") as handle:
         lines = [line for line in handle if line.strip()]
     try:
@@ -87,7 +113,27 @@ def read_rows(path: str) -> tuple[dict, list[dict]]:
         raise ValueError(f"{path} is not a file of game rows ({exc})") from None
     if not isinstance(header, dict) or header.get("format") != ROWS_FORMAT or "plan" not in header:
         raise ValueError(f"{path} is not a file of game rows (no header line)")
+    for number, (value, part) in enumerate([(header, "header")] + [(row, "row") for row in rows], 1):
+        problem = _misfit(value, part)
+        if problem:
+            raise ValueError(f"{path}:{number}: not a {part} of game rows: {problem}")
     return header["plan"], rows
+
+
+@functools.cache
+def _rows_schema(part: str):
+    from jsonschema import Draft202012Validator
+    from ..content.bundled import SCHEMAS
+    schema = json.loads((SCHEMAS / "rows.schema.json").read_text(encoding="utf-8"))
+    return Draft202012Validator({"$ref": f"#/definitions/{part}", "definitions": schema["definitions"]})
+
+
+def _misfit(value, part: str) -> str:
+    """What in ``value`` does not fit the schema's ``part`` (header or row), or ''."""
+    from jsonschema.exceptions import best_match
+    from ..engine.saved import json_path
+    error = best_match(_rows_schema(part).iter_errors(value))
+    return "" if error is None else f"at {json_path(error.absolute_path)}: {error.message}"
 
 
 def merge(parts: list[tuple[str, dict, list[dict]]]) -> tuple[dict, list[dict], list[int]]:

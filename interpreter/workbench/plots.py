@@ -46,7 +46,7 @@ def _win_rates(plt, figures, rows):
     if len(figures["bots"]) > 1:
         groups.append(("bot", [(b["name"], b) for b in figures["bots"]]))
     if figures["records"]:
-        groups.append(("holds", [(r["name"], r) for r in figures["records"]]))
+        groups.append(("held record", [(r["name"], r) for r in figures["records"]]))
     fig, axes = plt.subplots(1, len(groups), figsize=(4 + 3 * len(groups), 4), squeeze=False)
     for ax, (title, items) in zip(axes[0], groups):
         rates = [item["win_rate"] or 0 for _, item in items]
