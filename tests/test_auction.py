@@ -426,6 +426,9 @@ def test_a_terminal_draws_the_row_with_the_bids_as_the_viewer_sees_them():
     assert other.startswith("market:\n1 Opal [support P1]: P1 Red 1+0, P2 ?+2 face down\n2 Pearl: The Drone 1+0")
     assert other.endswith("\n3 ? (face down): -")
     assert "P2 Blue 1+2 face down" in mine and "3 Amber (face down)" in mine      # P2 is the seer
+    shown = game.view(0)["auctions"]["market"]
+    shown["lots"][0]["tokens"].append({"kind": "fee", "owner": 1, "side": "B"})
+    assert draw(RULES, "market", None, shown).startswith("market:\n1 Opal [support P1, fee B P2]:")  # a side shows
 
 
 def test_lay_refuses_a_row_with_open_lots_and_award_an_open_lot():

@@ -123,7 +123,7 @@ def lot_lines(text: str) -> list[str]:
 
 
 def test_rivals_show_their_public_board(rules):
-    game = game_at(rules, 5, 3, "growth", 4)
+    game = game_at(rules, 5, 2, "growth", 4)      # 11 growth options (seed 3 now reaches 16: no room)
     seat = person_deciding(game)
     text = screen_text(game, seat)
     for player in game.view(seat)["players"]:

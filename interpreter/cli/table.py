@@ -355,6 +355,9 @@ class Screen:
         parts = []
         for k, (label, names, lines) in enumerate(sections):
             left = room - (len(sections) - k - 1)      # a line kept for every later section
+            if room < 1:                                # no line left: the later sections give way
+                parts.append([])
+                continue
             if len(lines) == 1:                         # one card: on its label's line
                 lines = [Text.assemble((label + " ", PANEL), lines[0][2:])]
                 sections[k] = (label, names, lines)
@@ -371,6 +374,8 @@ class Screen:
             room -= len(part)
         for k, (label, names, lines) in enumerate(sections):
             extra = sum(height(console, line) for line in lines) - len(lines)
+            if not parts[k]:
+                continue
             if len(lines) == 1 and 0 < extra <= room:
                 parts[k] = lines
                 room -= extra
@@ -588,8 +593,8 @@ def fit(console, screen: Screen) -> Group:
         fixed = sum(height(console, p) for p in parts + options) + 1
     room = console.height - fixed
     rivals = screen.rivals()
-    records = screen.record_lines(console, 10_000 if screen.full else room - min(len(rivals), 3))
-    parts += records                           # cards give way to up to 3 rivals' lines, not more
+    records = screen.record_lines(console, 10_000 if screen.full else room - len(rivals))
+    parts += records                           # cards give way to a line for every rival
     room -= sum(height(console, r) for r in records)
     for most in range(screen.namer.look.opponent_lines - 1, 0, -1):   # fewer lines each, before fewer rivals
         if len(rivals) <= room or screen.full:

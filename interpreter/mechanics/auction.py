@@ -796,7 +796,7 @@ def deal(game, name, spec, data, seen, table_of, slots, pools) -> dict:
 
 
 def draw(rules, name, spec, shown) -> str:
-    """``market:`` then a line per lot: ``1 Ruby [support P1]: P2 Red 2+1, P3 ?+2 face down``.
+    """``market:`` then a line per lot: ``1 Ruby [support B P1]: P2 Red 2+1, P3 ?+2 face down``.
 
     Face-down cards and lots the viewer may not see are ``?``; a bid shows its coins after
     ``+``; records are called by the presentation's titles, else by name.
@@ -810,7 +810,8 @@ def draw(rules, name, spec, shown) -> str:
         head = f"{k} {called(lot['id'])}" + (" (face down)" if lot["down"] else "")
         if lot["status"] != "open":
             head += f" ({lot['status']})"
-        tokens = [f"{t['kind']} {who.get(str(t['owner']), '')}".strip() for t in lot["tokens"]]
+        tokens = [f"{t['kind']}{' ' + t['side'] if t.get('side') else ''} {who.get(str(t['owner']), '')}".strip()
+                  for t in lot["tokens"]]                # kind, side if any, whose
         if tokens:
             head += f" [{', '.join(tokens)}]"
         bids = [f"{who.get(str(b['owner']), b['owner'])} "
