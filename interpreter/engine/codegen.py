@@ -28,9 +28,9 @@ from __future__ import annotations
 
 from ..dsl import ast
 from ..mechanics import ATTRIBUTES, FUNCTIONS, core
-from ..mechanics.grids import ROOM_READERS
+from ..mechanics.grids import ROOM_READERS, SIDE_READERS, room_item
 from ..model.limits import number, sized
-from ..model.values import Condition, Player, Room, RuleError, Zone, describe, items_of, truth
+from ..model.values import Condition, Player, Room, RuleError, Side, Zone, describe, items_of, truth
 from . import budget
 from .compile import _BASIC, _MISSING, _PYTHON_ERRORS, _divide, _equal, _int, _member, _plus, misuse
 
@@ -209,7 +209,8 @@ class _Generator:
             "INDEX": index,
             "__builtins__": {"type": type, "bool": bool, "int": int, "str": str, "dict": dict, "list": list,
                              "len": len, "RecursionError": RecursionError},
-            "RuleError": RuleError, "Zone": Zone, "Room": Room, "Player": Player, "TRUTH": truth, "ITEMS": _items,
+            "RuleError": RuleError, "Zone": Zone, "Room": Room, "Side": Side, "Player": Player,
+            "ROOM_ITEM": room_item, "TRUTH": truth, "ITEMS": _items,
             "ZONE_OP": _zone_binop, "CMP_ERROR": _compare_error, "FAIL": _fail,
             "NUMBER": number, "SIZED": sized, "INT": _int, "DIVIDE": _divide, "PLUS": _plus,
             "MISUSE": misuse, "PYERR": _PYTHON_ERRORS, "BUDGET": budget, "NK": _MISSING,
@@ -429,7 +430,12 @@ class _Generator:
             word = "elif"
         if name in ROOM_READERS:
             line(d, f"{word} type({obj}) is Room:")
-            line(d + 1, f"{t} = {self.const(ROOM_READERS[name])}(ctx, {obj})")
+            line(d + 1, f"{t} = " + _ROOM_INLINE.get(name, "{reader}(ctx, {v})").format(
+                v=obj, reader=self.const(ROOM_READERS[name])))
+            word = "elif"
+        if name in SIDE_READERS:
+            line(d, f"{word} type({obj}) is Side:")
+            line(d + 1, f"{t} = {self.const(SIDE_READERS[name])}(ctx, {obj})")
             word = "elif"
         k = self.const(name)
         line(d, f"{word} type({obj}) is dict and {k} in {obj}:")
@@ -452,7 +458,8 @@ class _Generator:
         found = []
         for kind_name, names in self.rules.vocabulary().value_attributes.items():
             value_type = by_kind.get(kind_name)
-            if name in names and value_type in ATTRIBUTES and not (value_type is Room and name in ROOM_READERS):
+            if name in names and value_type in ATTRIBUTES and not (
+                    value_type is Room and name in ROOM_READERS or value_type is Side and name in SIDE_READERS):
                 found.append((value_type, ATTRIBUTES[value_type]))
         return found
 
@@ -582,6 +589,16 @@ class _Generator:
     def negate(self, node, scope, d):
         a = self.expr(node.operand, scope, d)
         return f"(-INT({a}, {self.const('-')}))"
+
+
+# A room's attributes read without a call (``v`` the room's local): its fields, and its item
+# by grids' own reader of the state.
+_ROOM_INLINE = {
+    "row": "{v}.r",
+    "col": "{v}.c",
+    "item": "ROOM_ITEM(ctx.game.state, {v})",
+    "empty": "(ROOM_ITEM(ctx.game.state, {v}) is None)",
+}
 
 
 class _Scope:

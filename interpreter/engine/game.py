@@ -289,13 +289,20 @@ class Game:
         labels = self._labels(th)
         index = self._index(choice, labels)
         label = labels[index]                  # built before anything changes: it may fail
-        with self._all_or_nothing(th):
+        saved = self._checkpoint(th)           # as _all_or_nothing, without a context manager's cost
+        try:
             self.memo.clear()
             self.state["history"].append([player, index])
             self.thread = th
             telling.log_choice(self, th, th["frames"][-1], player, f"{self.seat_name(player)} chose: {label}")
             machine.answer(self, th, index)
             machine.run(self)
+        except BaseException as exc:
+            self._restore(saved)
+            reported = _reported(exc)
+            if reported is exc:
+                raise
+            raise reported from exc
 
     def resume(self) -> None:
         """Run on to the next decisions after a stop between statements (``pause``)."""
@@ -335,29 +342,34 @@ class Game:
         The log and history only grow: their lengths are kept. In the flow,
         only the main thread and ``th`` can change (the others wait), and the
         snapshot is replaced, never changed: those are shared, the two
-        copied (every thread if ``th`` is None). The rest is pickled, which
-        is fast C code; it is read back only if the call fails.
+        pickled (every thread if ``th`` is None) with the rest, in one dump
+        of fast C code, read back only if the call fails.
         """
         state = self.state
         flow = state["flow"]
         rest = {key: value for key, value in state.items() if key not in _KEPT_APART}
         if th is None:
-            saved_flow = plain_copy(flow)
+            changing = flow                            # every thread may run: copy the whole flow
         else:
-            saved_flow = dict(flow)
-            saved_flow["main"] = plain_copy(flow["main"])
-            saved_flow["threads"] = [plain_copy(t) if t is th else t for t in flow["threads"]]
+            changing = {"main": flow["main"]}          # the others wait: only these two can change
+            if th is not flow["main"]:
+                changing["th"] = th
         return (list(state), len(state["log"]), len(state["history"]),
-                _pickled(rest), saved_flow, self.thread)
+                _pickled((rest, changing)), dict(flow), th, self.thread)
 
     def _restore(self, saved: tuple) -> None:
         """Put back what ``_checkpoint`` took, in the same key order (so ``to_json`` is equal)."""
-        keys, n_log, n_history, rest, flow, thread = saved
+        keys, n_log, n_history, pickled, flow, th, thread = saved
         state = self.state
         log, history = state["log"], state["history"]
         del log[n_log:]
         del history[n_history:]
-        parts = pickle.loads(rest)
+        parts, changing = pickle.loads(pickled)
+        if th is None:
+            flow = changing
+        else:                                  # the waiting threads were shared, never changed
+            flow["main"] = changing["main"]
+            flow["threads"] = [changing["th"] if t is th else t for t in flow["threads"]]
         parts.update(log=log, history=history, flow=flow)
         state.clear()
         state.update((key, parts[key]) for key in keys)

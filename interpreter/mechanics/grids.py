@@ -139,6 +139,13 @@ def _item(ctx, room):
     return _data(ctx, room)["items"].get(f"{room.r},{room.c}")
 
 
+def room_item(state: dict, room: Room):
+    """What is in ``room`` (none if empty), read from the state in one call (compiled code's
+    ``room.item`` and ``room.empty``)."""
+    data = state["grids"] if room.of is None else state["players"][room.of]["grids"]
+    return data[room.grid]["items"].get(f"{room.r},{room.c}")
+
+
 _ROOM_ATTRS = {
     "row": lambda ctx, room: room.r,
     "col": lambda ctx, room: room.c,
@@ -160,6 +167,8 @@ _SIDE_ATTRS = {
     "across": _across,
     "boundary": lambda ctx, side: _across(ctx, side) is None,
 }
+
+SIDE_READERS = _SIDE_ATTRS          # read directly by compiled code
 
 
 # What each attribute gives, for the checker (kinds as in signatures; keep in step with the above).
