@@ -106,6 +106,20 @@ def hostile(tmp_path):
          "  ctx:\n"
          "    params: []\n"
          f"    expr: {json.dumps('{' + literal + ': motto}')}\n")
+    # A procedure and locals named as the generated block's own Python names, run by 'do'.
+    edit(folder / "flow.yaml", "procedures:\n", "procedures:\n"
+         "  frame:\n"
+         "    params: [th, ctx]\n"
+         "    do: |\n"
+         "      env = th + ctx + motto\n"
+         "      i = env\n"
+         "      went = [i]\n"
+         "      game = none\n"
+         "      if went == [env]:\n"
+         f"        game = {literal} + env\n"
+         "      exc = {\"frame\": game}\n"
+         "      log exc.frame\n")
+    edit(folder / "flow.yaml", "start: |\n", f"start: |\n  do frame({literal}, motto)\n")
     return folder
 
 
@@ -116,6 +130,8 @@ def test_hostile_names_and_strings_stay_data(hostile):
     assert {"exec", "ctx"} <= program.functions.keys()
     assert game.evaluate('exec("x", "y")') == "xy" + CONSTANT + LITERAL
     assert game.evaluate("ctx()") == {LITERAL: CONSTANT}
+    assert LITERAL + LITERAL + CONSTANT + CONSTANT in [line["text"] for line in game.state["log"]]
+    assert program.blocks                        # the procedure ran as a generated block
     for piece in ("exec", "motto", "__import__", "system", "echo", "pwned", "%s", "{0}", "\\"):
         assert piece not in program.source, piece
     quoted = {word for word in program.source.replace("(", " ").replace(")", " ").split() if "'" in word}

@@ -171,6 +171,9 @@ def ctx_of(game, th) -> Ctx:
 # ---------------------------------------------------------------- blocks
 
 def _block(game, th, frame, node):
+    generated = node.__dict__.get("_run")     # the block compiled to Python (codegen): same frames
+    if generated is not None:
+        return generated(game, th, frame)
     body = node.body
     i = frame.get("i", 0)
     while i < len(body):
