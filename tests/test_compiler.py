@@ -183,3 +183,24 @@ def test_a_rule_error_in_generated_code_is_placed_as_the_closures_place_it(text,
         assert ("_program" in rules.__dict__) is enabled
     assert messages[0] == messages[1]
     assert "flow.yaml:3:3: " in messages[0]
+
+
+# ---------------------------------------------------------------- the compiled code's disk cache
+
+def test_the_compiled_code_is_cached_and_read_only_from_a_private_file(tmp_path, monkeypatch):
+    from interpreter.dsl import lark_cache
+    monkeypatch.setenv(lark_cache.ENV_FOLDER, str(tmp_path / "cache"))
+    toy = str(RULESETS / "toy")
+    first = codegen.program_of(load_ruleset(toy))
+    (cached,) = (tmp_path / "cache").glob("code-*.marshal")
+    compiles = []
+    monkeypatch.setattr(codegen, "compile", lambda *a: compiles.append(a) or compile(*a), raising=False)
+    again = codegen.program_of(load_ruleset(toy))
+    assert compiles == [] and again.source == first.source          # read back, not compiled
+    assert _play(again.rules, 2, 0) == _play(first.rules, 2, 0)
+    cached.chmod(0o666)                                                # others could have written it
+    codegen.program_of(load_ruleset(toy))
+    assert len(compiles) == 1
+    monkeypatch.setenv(lark_cache.ENV_FOLDER, "")                     # empty: no cache at all
+    codegen.program_of(load_ruleset(toy))
+    assert len(compiles) == 2

@@ -26,7 +26,14 @@ generator binding ``self``) is left to the closures of ``compile.py``.
 """
 from __future__ import annotations
 
-from ..dsl import ast
+import hashlib
+import importlib.util
+import marshal
+import os
+import sys
+import tempfile
+
+from ..dsl import ast, lark_cache
 from ..mechanics import ATTRIBUTES, FUNCTIONS, VERBS, core
 from ..mechanics.grids import ROOM_READERS, SIDE_READERS, room_item
 from ..model.limits import number, sized
@@ -40,6 +47,55 @@ ENABLED = True
 
 class Unsupported(Exception):
     """A construct the generator leaves to the closures."""
+
+
+# ---------------------------------------------------------------- the compiled code, cached on disk
+
+def compiled_code(source: str, filename: str):
+    """``compile(source)``, kept in the user's cache folder (as the parser's tables are, see
+    ``dsl/lark_cache.py``): Python's compiler is most of the generator's time, and the source
+    of one ruleset is the same from run to run. The file is named by a hash of the source, the
+    file name and Python's bytecode version, and read only from a private folder."""
+    path = _code_path(source, filename)
+    if path is not None:
+        try:
+            if lark_cache._private(path.parent) and lark_cache._private(path):
+                return marshal.loads(path.read_bytes())
+        except Exception:              # missing or damaged: compile again
+            pass
+    code = compile(source, filename, "exec")
+    if path is not None:
+        _save_code(code, path)
+    return code
+
+
+def _code_path(source: str, filename: str):
+    folder = lark_cache._folder()
+    if folder is None:
+        return None
+    key = "\0".join([source, filename, importlib.util.MAGIC_NUMBER.hex(), sys.version])
+    return folder / f"code-{hashlib.sha256(key.encode()).hexdigest()[:32]}.marshal"
+
+
+def _save_code(code, path) -> None:
+    temporary = None
+    try:
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if not lark_cache._private(path.parent):
+            return
+        with tempfile.NamedTemporaryFile(dir=path.parent, prefix=".tmp-", delete=False) as stream:
+            temporary = stream.name
+            stream.write(marshal.dumps(code))
+        os.replace(temporary, path)          # readers see no file or the whole one
+        temporary = None
+    except Exception:                  # not writable, full disk ...: work without the cache
+        pass
+    finally:
+        if temporary is not None:
+            try:
+                os.unlink(temporary)
+            except OSError:
+                pass
 
 
 # ---------------------------------------------------------------- helpers the generated code calls
@@ -264,6 +320,7 @@ class _Generator:
         self.fnames: dict = {}             # ruleset function -> its F name
         self.readers: dict = {}            # attribute -> its reader's name
         self.root_names: dict = {}         # id(expression) -> its E name
+        self.fields: dict = {}             # attribute -> {record id: plain field} (one table per name)
 
     # ------------------------------------------------------------ names in the source
     def const(self, value) -> str:
@@ -336,7 +393,7 @@ class _Generator:
                 except Unsupported:
                     del self.lines[mark:]
         program.source = "\n".join(self.lines) + "\n"
-        code = compile(program.source, f"<rulebook {rules.folder}>", "exec")
+        code = compiled_code(program.source, f"<rulebook {rules.folder}>")
         exec(code, self.namespace)                  # our source only; content is in the constants
         for name, fname in kept.items():
             program.functions[name] = _adapter(name, len(rules.functions[name][0]), self.namespace[fname])
@@ -360,9 +417,15 @@ class _Generator:
         line(1, "game = ctx.game")
         line(1, f"{me} = ctx.env.get('self')")
         line(1, "key = None")
-        plain = " and ".join(f"type({local[p]}) in PLAIN" for p in params) or "True"
+        # Plain arguments are their own key; a player is keyed by a tagged seat (a tuple is no
+        # value of the language, so it is mistaken for no argument): rulesets ask a lot about players.
+        plain = " and ".join(f"(type({local[p]}) in PLAIN or type({local[p]}) is Player)"
+                             for p in params) or "True"
+        tag = self.const("$player")
+        keys = "".join(f", ({local[p]} if type({local[p]}) is not Player else ({tag}, {local[p]}.seat))"
+                       for p in params)
         line(1, f"if {plain}:")
-        line(2, f"key = ({self.const(name)}, None if {me} is None else {me}.seat{', ' if args else ''}{args})")
+        line(2, f"key = ({self.const(name)}, None if {me} is None else {me}.seat{keys})")
         line(2, "value = game.memo.get(key, NK)")
         line(2, "if value is not NK:")
         line(3, "return value")
@@ -605,8 +668,11 @@ class _Generator:
             reader = self.readers[name] = self.const(attribute_reader(name, self.rules))
         t = self.fresh()
         line = self.line
-        fields = {rid: record[name] for rid, record in self.rules.entities.items()
-                  if name in record and type(record[name]) is not Condition} if name != "id" else {}
+        fields = self.fields.get(name)
+        if fields is None:
+            fields = self.fields[name] = {rid: record[name] for rid, record in self.rules.entities.items()
+                                          if name in record and type(record[name]) is not Condition
+                                          } if name != "id" else {}
         word = "if"
         if fields:                                     # a content record's plain field
             line(d, f"if type({obj}) is str:")
