@@ -43,3 +43,55 @@ def test_reachable_walks_the_grid_as_the_graph_did():
         assert [(room.r, room.c) for room in found] == _networkx_reachable(
             spec["rows"], spec["cols"], data["walls"], start)
         assert all(room == Room("lair", 0, room.r, room.c) for room in found)
+
+
+# ---------------------------------------------------------------- apply's checkpoint of one sheet
+
+def _toy_failing_in_threads(tmp_path):
+    """The toy, with a line in each player's thread and, after the threads join, a change to
+    every sheet followed by a line: ``log`` is made to fail on one of those texts."""
+    import shutil
+    from support import edit
+    folder = tmp_path / "toy"
+    shutil.copytree(RULESETS / "toy", folder)
+    edit(folder / "flow.yaml", "      self.secret = c\n",
+         '      self.secret = c\n      log "inside"\n  for each p in players:\n    p.points = 5\n'
+         '  log "after"\n')
+    return load_ruleset(str(folder))
+
+
+def _failing_log(monkeypatch, text):
+    from interpreter.mechanics import VERBS, Verb
+    original = VERBS["log"]
+
+    def log(ctx, arg, keywords):
+        if arg == text:
+            raise KeyError("oops")
+        return original.run(ctx, arg, keywords)
+    monkeypatch.setitem(VERBS, "log", Verb(log, original.signature.text))
+
+
+def test_a_failure_in_a_players_thread_changes_nothing(tmp_path, monkeypatch):
+    from interpreter.model.values import InternalError
+    game = Game.new(_toy_failing_in_threads(tmp_path), players=3, seed=2)
+    _failing_log(monkeypatch, "inside")
+    before = game.to_json()
+    import pytest
+    with pytest.raises(InternalError):
+        game.apply(game.pending()[0].player, 0)
+    assert game.to_json() == before
+
+
+def test_a_failure_after_the_threads_join_changes_no_sheet(tmp_path, monkeypatch):
+    from interpreter.model.values import InternalError
+    game = Game.new(_toy_failing_in_threads(tmp_path), players=3, seed=2)
+    _failing_log(monkeypatch, "after")
+    for d in game.pending()[:-1]:
+        game.apply(d.player, 0)
+    before = game.to_json()
+    import pytest
+    with pytest.raises(InternalError):                  # the last answer joins, then the main thread fails
+        game.apply(game.pending()[0].player, 0)
+    assert game.to_json() == before
+    assert all(p["vars"].get("points") != 5 and p["counters"].get("points") != 5
+               for p in game.state["players"])

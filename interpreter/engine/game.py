@@ -132,6 +132,7 @@ class Game:
         for name, (params, tree) in rules.functions.items():
             self.functions[name] = generated.get(name) or _user_function(name, params, tree)
         self.memo: dict = {}       # results of the ruleset's functions while the state stands still
+        self._partial = None       # apply's checkpoint of one player's sheet (see _checkpoint)
         self.queued: list = []     # programs the running statement asked to run next (never saved)
         self.pause = None          # scenarios: stop(game) -> bool, asked after each statement
         self.paused = False        # stopped between statements by ``pause`` (see ``resume``)
@@ -298,11 +299,13 @@ class Game:
             machine.answer(self, th, index)
             machine.run(self)
         except BaseException as exc:
+            self._partial = None
             self._restore(saved)
             reported = _reported(exc)
             if reported is exc:
                 raise
             raise reported from exc
+        self._partial = None
 
     def resume(self) -> None:
         """Run on to the next decisions after a stop between statements (``pause``)."""
@@ -318,11 +321,14 @@ class Game:
         try:
             yield
         except BaseException as exc:
+            self._partial = None
             self._restore(saved)
             reported = _reported(exc)
             if reported is exc:
                 raise
             raise reported from exc
+        finally:
+            self._partial = None
 
     def _seat(self, player) -> int:
         """``player`` checked: the seat number of a person in this game."""
@@ -348,18 +354,32 @@ class Game:
         state = self.state
         flow = state["flow"]
         rest = {key: value for key, value in state.items() if key not in _KEPT_APART}
+        partial = None
         if th is None:
             changing = flow                            # every thread may run: copy the whole flow
         else:
             changing = {"main": flow["main"]}          # the others wait: only these two can change
             if th is not flow["main"]:
                 changing["th"] = th
+                # A player's thread may change only that player's sheet and the table's (``guard``):
+                # the other sheets are pickled only if the threads join (then the main thread runs).
+                me = th["envs"][0]["self"].seat
+                partial = self._partial = {"me": me, "players": state["players"], "others": None}
+                rest["players"] = state["players"][me]
         return (list(state), len(state["log"]), len(state["history"]),
-                _pickled((rest, changing)), dict(flow), th, self.thread)
+                _pickled((rest, changing)), dict(flow), th, self.thread, partial)
+
+    def on_join(self) -> None:
+        """The threads of ``simultaneously`` are done and the main thread runs on: the sheets
+        a partial checkpoint left out (unchanged so far) are pickled now."""
+        partial = self._partial
+        if partial is not None and partial["others"] is None:
+            me = partial["me"]
+            partial["others"] = _pickled([p for i, p in enumerate(partial["players"]) if i != me])
 
     def _restore(self, saved: tuple) -> None:
         """Put back what ``_checkpoint`` took, in the same key order (so ``to_json`` is equal)."""
-        keys, n_log, n_history, pickled, flow, th, thread = saved
+        keys, n_log, n_history, pickled, flow, th, thread, partial = saved
         state = self.state
         log, history = state["log"], state["history"]
         del log[n_log:]
@@ -370,6 +390,12 @@ class Game:
         else:                                  # the waiting threads were shared, never changed
             flow["main"] = changing["main"]
             flow["threads"] = [changing["th"] if t is th else t for t in flow["threads"]]
+        if partial is not None:                # one sheet pickled; the others as they were
+            me = partial["me"]
+            others = (pickle.loads(partial["others"]) if partial["others"] is not None
+                      else [p for i, p in enumerate(partial["players"]) if i != me])
+            others.insert(me, parts["players"])
+            parts["players"] = others
         parts.update(log=log, history=history, flow=flow)
         state.clear()
         state.update((key, parts[key]) for key in keys)

@@ -156,6 +156,7 @@ def internal(game, exc: Exception, node) -> InternalError:
 
 def _join(game) -> None:
     """All simultaneous threads are done: reveal, and resume the main thread."""
+    game.on_join()                             # an answer's checkpoint takes the other sheets now
     flow = game.state["flow"]
     flow["threads"] = []
     flow["snapshot"] = None
