@@ -204,3 +204,36 @@ def test_the_compiled_code_is_cached_and_read_only_from_a_private_file(tmp_path,
     monkeypatch.setenv(lark_cache.ENV_FOLDER, "")                     # empty: no cache at all
     codegen.program_of(load_ruleset(toy))
     assert len(compiles) == 2
+
+
+# ---------------------------------------------------------------- frames are the interpreter's
+
+@pytest.mark.parametrize("name", ["lairs", str(RULESETS / "toy"), str(RULESETS / "hooks")],
+                         ids=lambda n: Path(n).name)
+def test_a_state_saved_by_the_interpreter_resumes_in_generated_blocks(name, monkeypatch):
+    compiled, reference = load_ruleset(name), _reference(monkeypatch, name)
+    players = compiled.players["min"]
+    rnd = random.Random(5)
+    with monkeypatch.context() as m:
+        m.setattr(codegen, "ENABLED", False)
+        game = Game.new(reference, players=players, seed=5)
+        for _ in range(7):                                  # some way in, mid-procedure
+            if game.over:
+                break
+            d = game.pending()[0]
+            game.apply(d.player, rnd.randrange(len(d.options)))
+        saved = game.to_json()
+    resumed = Game.from_json(compiled, saved)               # the same frames, run by generated blocks
+    assert any(node.__dict__.get("_run") for node in compiled.nodes)
+    with monkeypatch.context() as m:
+        m.setattr(codegen, "ENABLED", False)
+        interpreted = Game.from_json(reference, saved)
+    for _ in range(60):
+        if interpreted.over:
+            break
+        d, e = interpreted.pending()[0], resumed.pending()[0]
+        assert (d.player, d.prompt, list(d.options)) == (e.player, e.prompt, list(e.options))
+        k = rnd.randrange(len(d.options))
+        interpreted.apply(d.player, k)
+        resumed.apply(d.player, k)
+    assert resumed.to_json() == interpreted.to_json()
