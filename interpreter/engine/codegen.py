@@ -36,7 +36,7 @@ import tempfile
 from ..dsl import ast, lark_cache
 from ..mechanics import ATTRIBUTES, FUNCTIONS, VERBS, core
 from ..mechanics.grids import ROOM_READERS, SIDE_READERS, room_item
-from ..model.limits import number, sized
+from ..model.limits import _SMALL as SMALL, number, sized
 from ..model.values import Condition, Player, Room, RuleError, Side, Zone, describe, items_of, truth
 from . import budget
 from .compile import _BASIC, _MISSING, _PYTHON_ERRORS, _divide, _equal, _int, _member, _plus, misuse
@@ -309,7 +309,7 @@ class _Generator:
             "ZONE_OP": _zone_binop, "CMP_ERROR": _compare_error, "FAIL": _fail,
             "NUMBER": number, "SIZED": sized, "INT": _int, "DIVIDE": _divide, "PLUS": _plus,
             "MISUSE": misuse, "PYERR": _PYTHON_ERRORS, "BUDGET": budget, "NK": _MISSING,
-            "PLAIN": (int, str, type(None)),
+            "PLAIN": (int, str, type(None)), "SMALL": SMALL,
             "ERROR": Exception, "AFTER": _after, "GO_ON": _GO_ON, "END": _end, "OWN": _own,
             "CTX": Ctx, "EVAL": evaluate, "PUSH": machine.push, "BREAK": machine._break,
             "LOCATED": machine.located, "INTERNAL": machine.internal, "WAIT": machine.WAIT,
@@ -792,14 +792,26 @@ class _Generator:
                 fast = same if op == "==" else f"(not {same})"
                 return f"(ZONE_OP({k}, {a}, {b}, ctx) if type({a}) is Zone or type({b}) is Zone else {fast})"
             if op == "+":
-                return f"(NUMBER({a} + {b}) if type({a}) is int and type({b}) is int else ZONE_OP({k}, {a}, {b}, ctx))"
+                return self.arithmetic(a, b, "+", f"ZONE_OP({k}, {a}, {b}, ctx)", d)
             test = f"{a} in {b}" if op == "in" else f"{a} not in {b}"
             return f"({test} if type({b}) is list and type({a}) is not Zone else ZONE_OP({k}, {a}, {b}, ctx))"
         if op in ("<", "<=", ">", ">="):
             return f"({a} {op} {b} if type({a}) is int and type({b}) is int else CMP_ERROR({k}, {a}, {b}))"
         if op in ("-", "*"):
-            return f"NUMBER(INT({a}, {k}) {op} INT({b}, {k}))"
+            return self.arithmetic(a, b, op, f"NUMBER(INT({a}, {k}) {op} INT({b}, {k}))", d)
         return f"DIVIDE({a}, {b}, {k})"
+
+    def arithmetic(self, a: str, b: str, op: str, otherwise: str, d: int) -> str:
+        """``a op b`` on two numbers without a call (the size checked only past 64 bits, as
+        ``limits.number`` does); ``otherwise`` for any other values (and their errors)."""
+        t = self.fresh()
+        self.line(d, f"if type({a}) is int and type({b}) is int:")
+        self.line(d + 1, f"{t} = {a} {op} {b}")
+        self.line(d + 1, f"if not -SMALL < {t} < SMALL:")
+        self.line(d + 2, f"{t} = NUMBER({t})")
+        self.line(d, "else:")
+        self.line(d + 1, f"{t} = {otherwise}")
+        return t
 
     def equal(self, node, a: str, b: str) -> str | None:
         """``==`` against a literal text, number or none, without the general case."""

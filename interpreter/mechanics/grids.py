@@ -130,7 +130,9 @@ def _no(value, name):
 
 
 def _tags(ctx, room) -> list:
-    return _geometry(ctx, room).tags[room.r, room.c]
+    cache = ctx.game.rules.__dict__.get("_grid_geometry")          # _geometry, inline: read often
+    geo = cache.get((room.grid, room.of)) if cache is not None else None
+    return (geo or _geometry(ctx, room)).tags[room.r, room.c]
 
 
 def _item(ctx, room):
