@@ -237,3 +237,12 @@ def test_a_state_saved_by_the_interpreter_resumes_in_generated_blocks(name, monk
         interpreted.apply(d.player, k)
         resumed.apply(d.player, k)
     assert resumed.to_json() == interpreted.to_json()
+
+
+def test_the_cache_keeps_only_the_newest_programs(tmp_path, monkeypatch):
+    from interpreter.dsl import lark_cache
+    monkeypatch.setenv(lark_cache.ENV_FOLDER, str(tmp_path / "cache"))
+    monkeypatch.setattr(codegen, "_KEEP", 2)
+    for k in range(4):                               # four programs: four sources, four files written
+        codegen.compiled_code(f"x = {k}\n", "<test>")
+    assert len(list((tmp_path / "cache").glob("code-*.marshal"))) == 2

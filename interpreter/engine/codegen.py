@@ -69,6 +69,9 @@ def compiled_code(source: str, filename: str):
     return code
 
 
+_KEEP = 32          # compiled programs kept in the cache folder, the newest
+
+
 def _code_path(source: str, filename: str):
     folder = lark_cache._folder()
     if folder is None:
@@ -88,6 +91,9 @@ def _save_code(code, path) -> None:
             stream.write(marshal.dumps(code))
         os.replace(temporary, path)          # readers see no file or the whole one
         temporary = None
+        kept = sorted(path.parent.glob("code-*.marshal"), key=lambda p: p.stat().st_mtime)
+        for old in kept[:-_KEEP]:            # rulesets in passing (a copy in a test) do not pile up
+            old.unlink()
     except Exception:                  # not writable, full disk ...: work without the cache
         pass
     finally:
