@@ -29,9 +29,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import marshal
-import os
 import sys
-import tempfile
 
 from ..dsl import ast, lark_cache
 from ..mechanics import ATTRIBUTES, FUNCTIONS, VERBS, core
@@ -81,27 +79,13 @@ def _code_path(source: str, filename: str):
 
 
 def _save_code(code, path) -> None:
-    temporary = None
-    try:
-        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        if not lark_cache._private(path.parent):
-            return
-        with tempfile.NamedTemporaryFile(dir=path.parent, prefix=".tmp-", delete=False) as stream:
-            temporary = stream.name
-            stream.write(marshal.dumps(code))
-        os.replace(temporary, path)          # readers see no file or the whole one
-        temporary = None
-        kept = sorted(path.parent.glob("code-*.marshal"), key=lambda p: p.stat().st_mtime)
-        for old in kept[:-_KEEP]:            # rulesets in passing (a copy in a test) do not pile up
-            old.unlink()
-    except Exception:                  # not writable, full disk ...: work without the cache
-        pass
-    finally:
-        if temporary is not None:
-            try:
-                os.unlink(temporary)
-            except OSError:
-                pass
+    if lark_cache.save_private(path, lambda stream: stream.write(marshal.dumps(code))):
+        try:
+            kept = sorted(path.parent.glob("code-*.marshal"), key=lambda p: p.stat().st_mtime)
+            for old in kept[:-_KEEP]:        # rulesets in passing (a copy in a test) do not pile up
+                old.unlink()
+        except OSError:
+            pass
 
 
 # ---------------------------------------------------------------- helpers the generated code calls

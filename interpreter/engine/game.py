@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import io
 import json
-from contextlib import contextmanager
 import pickle
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -290,38 +289,30 @@ class Game:
         labels = self._labels(th)
         index = self._index(choice, labels)
         label = labels[index]                  # built before anything changes: it may fail
-        saved = self._checkpoint(th)           # as _all_or_nothing, without a context manager's cost
-        try:
+
+        def answer():
             self.memo.clear()
             self.state["history"].append([player, index])
             self.thread = th
             telling.log_choice(self, th, th["frames"][-1], player, f"{self.seat_name(player)} chose: {label}")
             machine.answer(self, th, index)
             machine.run(self)
-        except BaseException as exc:
-            self._partial = None
-            self._restore(saved)
-            reported = _reported(exc)
-            if reported is exc:
-                raise
-            raise reported from exc
-        self._partial = None
+        self._all_or_nothing(th, answer)
 
     def resume(self) -> None:
         """Run on to the next decisions after a stop between statements (``pause``)."""
         if self.paused:
             self.paused = False
-            with self._all_or_nothing(None):
-                machine.run(self)
+            self._all_or_nothing(None, lambda: machine.run(self))
 
-    @contextmanager
-    def _all_or_nothing(self, th: dict | None):
-        """On any error inside, put the state back as it was, and report the error as ours or the content's."""
+    def _all_or_nothing(self, th: dict | None, run) -> None:
+        """``run()``; on any error in it, put the state back as it was, and report the error as
+        ours or the content's. (A plain call, not a context manager: ``apply`` pays it at every
+        decision.)"""
         saved = self._checkpoint(th)
         try:
-            yield
+            run()
         except BaseException as exc:
-            self._partial = None
             self._restore(saved)
             reported = _reported(exc)
             if reported is exc:
@@ -614,7 +605,8 @@ class Game:
         self.rules.add_nodes(tree)
         open_block = self.state["flow"].get("snapshot") is not None
         before = {key: plain_copy(self.state[key]) for key in self.table_keys} if open_block else None
-        with self._all_or_nothing(None):
+
+        def run():
             self.memo.clear()
             th = machine.new_thread([], {"self": None if player is None else Player(player)})
             machine.push(self, th, tree)
@@ -622,6 +614,7 @@ class Game:
             if open_block:                            # overrides reach every view at once
                 self._carry_to_snapshot(before)
             machine.refresh(self)
+        self._all_or_nothing(None, run)
 
     def _carry_to_snapshot(self, before: dict) -> None:
         """An override made while players choose at once reaches the snapshot views show.
