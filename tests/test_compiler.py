@@ -106,6 +106,20 @@ def hostile(tmp_path):
          "  ctx:\n"
          "    params: []\n"
          f"    expr: {json.dumps('{' + literal + ': motto}')}\n")
+    # A procedure and locals named as the generated block's own Python names, run by 'do'.
+    edit(folder / "flow.yaml", "procedures:\n", "procedures:\n"
+         "  frame:\n"
+         "    params: [th, ctx]\n"
+         "    do: |\n"
+         "      env = th + ctx + motto\n"
+         "      i = env\n"
+         "      went = [i]\n"
+         "      game = none\n"
+         "      if went == [env]:\n"
+         f"        game = {literal} + env\n"
+         "      exc = {\"frame\": game}\n"
+         "      log exc.frame\n")
+    edit(folder / "flow.yaml", "start: |\n", f"start: |\n  do frame({literal}, motto)\n")
     return folder
 
 
@@ -116,6 +130,8 @@ def test_hostile_names_and_strings_stay_data(hostile):
     assert {"exec", "ctx"} <= program.functions.keys()
     assert game.evaluate('exec("x", "y")') == "xy" + CONSTANT + LITERAL
     assert game.evaluate("ctx()") == {LITERAL: CONSTANT}
+    assert LITERAL + LITERAL + CONSTANT + CONSTANT in [line["text"] for line in game.state["log"]]
+    assert program.blocks                        # the procedure ran as a generated block
     for piece in ("exec", "motto", "__import__", "system", "echo", "pwned", "%s", "{0}", "\\"):
         assert piece not in program.source, piece
     quoted = {word for word in program.source.replace("(", " ").replace(")", " ").split() if "'" in word}
@@ -167,3 +183,66 @@ def test_a_rule_error_in_generated_code_is_placed_as_the_closures_place_it(text,
         assert ("_program" in rules.__dict__) is enabled
     assert messages[0] == messages[1]
     assert "flow.yaml:3:3: " in messages[0]
+
+
+# ---------------------------------------------------------------- the compiled code's disk cache
+
+def test_the_compiled_code_is_cached_and_read_only_from_a_private_file(tmp_path, monkeypatch):
+    from interpreter.dsl import lark_cache
+    monkeypatch.setenv(lark_cache.ENV_FOLDER, str(tmp_path / "cache"))
+    toy = str(RULESETS / "toy")
+    first = codegen.program_of(load_ruleset(toy))
+    (cached,) = (tmp_path / "cache").glob("code-*.marshal")
+    compiles = []
+    monkeypatch.setattr(codegen, "compile", lambda *a: compiles.append(a) or compile(*a), raising=False)
+    again = codegen.program_of(load_ruleset(toy))
+    assert compiles == [] and again.source == first.source          # read back, not compiled
+    assert _play(again.rules, 2, 0) == _play(first.rules, 2, 0)
+    cached.chmod(0o666)                                                # others could have written it
+    codegen.program_of(load_ruleset(toy))
+    assert len(compiles) == 1
+    monkeypatch.setenv(lark_cache.ENV_FOLDER, "")                     # empty: no cache at all
+    codegen.program_of(load_ruleset(toy))
+    assert len(compiles) == 2
+
+
+# ---------------------------------------------------------------- frames are the interpreter's
+
+@pytest.mark.parametrize("name", ["lairs", str(RULESETS / "toy"), str(RULESETS / "hooks")],
+                         ids=lambda n: Path(n).name)
+def test_a_state_saved_by_the_interpreter_resumes_in_generated_blocks(name, monkeypatch):
+    compiled, reference = load_ruleset(name), _reference(monkeypatch, name)
+    players = compiled.players["min"]
+    rnd = random.Random(5)
+    with monkeypatch.context() as m:
+        m.setattr(codegen, "ENABLED", False)
+        game = Game.new(reference, players=players, seed=5)
+        for _ in range(7):                                  # some way in, mid-procedure
+            if game.over:
+                break
+            d = game.pending()[0]
+            game.apply(d.player, rnd.randrange(len(d.options)))
+        saved = game.to_json()
+    resumed = Game.from_json(compiled, saved)               # the same frames, run by generated blocks
+    assert any(node.__dict__.get("_run") for node in compiled.nodes)
+    with monkeypatch.context() as m:
+        m.setattr(codegen, "ENABLED", False)
+        interpreted = Game.from_json(reference, saved)
+    for _ in range(60):
+        if interpreted.over:
+            break
+        d, e = interpreted.pending()[0], resumed.pending()[0]
+        assert (d.player, d.prompt, list(d.options)) == (e.player, e.prompt, list(e.options))
+        k = rnd.randrange(len(d.options))
+        interpreted.apply(d.player, k)
+        resumed.apply(d.player, k)
+    assert resumed.to_json() == interpreted.to_json()
+
+
+def test_the_cache_keeps_only_the_newest_programs(tmp_path, monkeypatch):
+    from interpreter.dsl import lark_cache
+    monkeypatch.setenv(lark_cache.ENV_FOLDER, str(tmp_path / "cache"))
+    monkeypatch.setattr(codegen, "_KEEP", 2)
+    for k in range(4):                               # four programs: four sources, four files written
+        codegen.compiled_code(f"x = {k}\n", "<test>")
+    assert len(list((tmp_path / "cache").glob("code-*.marshal"))) == 2

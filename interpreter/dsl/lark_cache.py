@@ -78,18 +78,24 @@ def _load(path: Path, postlex) -> Lark | None:
 
 
 def _save(parser: Lark, path: Path) -> None:
+    save_private(path, parser.save)
+
+
+def save_private(path: Path, write) -> bool:
+    """``write(stream)`` into ``path`` in a private folder, atomically; False if it could not."""
     temporary = None
     try:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         if not _private(path.parent):
-            return
+            return False
         with tempfile.NamedTemporaryFile(dir=path.parent, prefix=".tmp-", delete=False) as stream:
             temporary = stream.name
-            parser.save(stream)
+            write(stream)
         os.replace(temporary, path)          # readers see the old file or the whole new one
         temporary = None
+        return True
     except Exception:               # not writable, full disk ...: work without the cache
-        pass
+        return False
     finally:
         if temporary is not None:
             try:

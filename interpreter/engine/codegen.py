@@ -26,11 +26,16 @@ generator binding ``self``) is left to the closures of ``compile.py``.
 """
 from __future__ import annotations
 
-from ..dsl import ast
-from ..mechanics import ATTRIBUTES, FUNCTIONS, core
-from ..mechanics.grids import ROOM_READERS
-from ..model.limits import number, sized
-from ..model.values import Condition, Player, Room, RuleError, Zone, describe, items_of, truth
+import hashlib
+import importlib.util
+import marshal
+import sys
+
+from ..dsl import ast, lark_cache
+from ..mechanics import ATTRIBUTES, FUNCTIONS, VERBS, core
+from ..mechanics.grids import ROOM_READERS, SIDE_READERS, room_item
+from ..model.limits import _SMALL as SMALL, number, sized
+from ..model.values import Condition, Player, Room, RuleError, Side, Zone, describe, items_of, truth
 from . import budget
 from .compile import _BASIC, _MISSING, _PYTHON_ERRORS, _divide, _equal, _int, _member, _plus, misuse
 
@@ -45,6 +50,47 @@ generated code holds no trace point at all."""
 
 class Unsupported(Exception):
     """A construct the generator leaves to the closures."""
+
+
+# ---------------------------------------------------------------- the compiled code, cached on disk
+
+def compiled_code(source: str, filename: str):
+    """``compile(source)``, kept in the user's cache folder (as the parser's tables are, see
+    ``dsl/lark_cache.py``): Python's compiler is most of the generator's time, and the source
+    of one ruleset is the same from run to run. The file is named by a hash of the source, the
+    file name and Python's bytecode version, and read only from a private folder."""
+    path = _code_path(source, filename)
+    if path is not None:
+        try:
+            if lark_cache._private(path.parent) and lark_cache._private(path):
+                return marshal.loads(path.read_bytes())
+        except Exception:              # missing or damaged: compile again
+            pass
+    code = compile(source, filename, "exec")
+    if path is not None:
+        _save_code(code, path)
+    return code
+
+
+_KEEP = 32          # compiled programs kept in the cache folder, the newest
+
+
+def _code_path(source: str, filename: str):
+    folder = lark_cache._folder()
+    if folder is None:
+        return None
+    key = "\0".join([source, filename, importlib.util.MAGIC_NUMBER.hex(), sys.version])
+    return folder / f"code-{hashlib.sha256(key.encode()).hexdigest()[:32]}.marshal"
+
+
+def _save_code(code, path) -> None:
+    if lark_cache.save_private(path, lambda stream: stream.write(marshal.dumps(code))):
+        try:
+            kept = sorted(path.parent.glob("code-*.marshal"), key=lambda p: p.stat().st_mtime)
+            for old in kept[:-_KEEP]:        # rulesets in passing (a copy in a test) do not pile up
+                old.unlink()
+        except OSError:
+            pass
 
 
 # ---------------------------------------------------------------- helpers the generated code calls
@@ -94,6 +140,40 @@ def _trace(ctx, node, arm):
         tracer.ran(ctx.game, node, arm)
 
 
+# ---------------------------------------------------------------- helpers of generated blocks
+
+def _after(game, th, frame, i, stmt):
+    """After a simple statement of a block: a scenario's stop, or the programs it asked to run
+    (``machine._block`` does the same); ``_GO_ON`` when the block goes on."""
+    from . import machine
+    if game.pause is not None and game.pause(game):
+        game.paused = True
+        frame["i"] = i
+        if game.queued:
+            machine._push_queued(game, th, stmt)
+        return machine.WAIT
+    if game.queued:
+        frame["i"] = i
+        machine._push_queued(game, th, stmt)
+        return None
+    return _GO_ON
+
+
+_GO_ON = object()
+
+
+def _end(th, frame) -> None:
+    """A block has run its last statement: its frame goes (and a call's locals with it)."""
+    th["frames"].pop()
+    if frame.get("call"):
+        th["envs"].pop()
+
+
+def _own(value):
+    """Stored values never alias the state's own lists (as ``statements._own``)."""
+    return list(value) if type(value) is list else value
+
+
 def attribute_reader(name: str, rules):
     """``value.name`` for this one name, its likely readers found once (generic dispatch last)."""
     from .evaluate import attribute, player_attribute
@@ -140,6 +220,7 @@ class Program:
         self.functions: dict = {}          # ruleset function name -> fn(ctx, args) (the Game's table)
         self.roots: dict = {}              # id(node) -> (node, fn(ctx)), installed as node._fn
         self.filters: dict = {}            # id(choice) -> (node, fn(ctx, values)), as node._options
+        self.blocks: dict = {}             # id(block) -> (node, fn(game, th, frame)), as node._run
         self.left_out: list = []           # roots the closures run (Unsupported)
         self.namespace: dict = {}          # the generated module's globals (constants as K<n>)
         self.generator = None
@@ -150,6 +231,8 @@ class Program:
             object.__setattr__(node, "_fn", fn)
         for node, fn in self.filters.values():
             object.__setattr__(node, "_options", fn)
+        for node, fn in self.blocks.values():
+            object.__setattr__(node, "_run", fn)
 
     def add(self, tree):
         """Generate and install one more expression (a text given after loading); its ``fn(ctx)``.
@@ -215,17 +298,23 @@ class _Generator:
     """Writes the Python source of one ruleset's programs (see the module docstring)."""
 
     def __init__(self, rules):
-        from .evaluate import index              # evaluate imports compile, as this module does
+        from .evaluate import Ctx, evaluate, index      # evaluate imports compile, as this module does
+        from . import machine
         self.rules = rules
+        self.machine = machine
         self.namespace: dict = {
             "INDEX": index,
             "__builtins__": {"type": type, "bool": bool, "int": int, "str": str, "dict": dict, "list": list,
                              "len": len, "RecursionError": RecursionError},
-            "RuleError": RuleError, "Zone": Zone, "Room": Room, "Player": Player, "TRUTH": truth, "ITEMS": _items,
+            "RuleError": RuleError, "Zone": Zone, "Room": Room, "Side": Side, "Player": Player,
+            "ROOM_ITEM": room_item, "TRUTH": truth, "ITEMS": _items,
             "ZONE_OP": _zone_binop, "CMP_ERROR": _compare_error, "FAIL": _fail,
             "NUMBER": number, "SIZED": sized, "INT": _int, "DIVIDE": _divide, "PLUS": _plus,
             "MISUSE": misuse, "PYERR": _PYTHON_ERRORS, "BUDGET": budget, "NK": _MISSING,
-            "PLAIN": (int, str, type(None)), "TRACE": _trace,
+            "PLAIN": (int, str, type(None)), "TRACE": _trace, "SMALL": SMALL,
+            "ERROR": Exception, "AFTER": _after, "GO_ON": _GO_ON, "END": _end, "OWN": _own,
+            "CTX": Ctx, "EVAL": evaluate, "PUSH": machine.push, "BREAK": machine._break,
+            "LOCATED": machine.located, "INTERNAL": machine.internal, "WAIT": machine.WAIT,
         }
         self.tracing = TRACING
         self.consts: dict = {}             # (type, value) or id -> its K name
@@ -233,6 +322,8 @@ class _Generator:
         self.temp = 0
         self.fnames: dict = {}             # ruleset function -> its F name
         self.readers: dict = {}            # attribute -> its reader's name
+        self.root_names: dict = {}         # id(expression) -> its E name
+        self.fields: dict = {}             # attribute -> {record id: plain field} (one table per name)
 
     # ------------------------------------------------------------ names in the source
     def const(self, value) -> str:
@@ -280,6 +371,7 @@ class _Generator:
             try:
                 self.root(name, tree)
                 roots.append((name, tree))
+                self.root_names[id(tree)] = name
             except Unsupported:
                 del self.lines[mark:]
                 program.left_out.append(tree)
@@ -293,8 +385,18 @@ class _Generator:
                     filters.append((name, node))
                 except Unsupported:
                     del self.lines[mark:]
+        blocks = []
+        for node in rules.nodes:
+            if node.__class__ is ast.Block:
+                mark = len(self.lines)
+                name = self.fresh("B")
+                try:
+                    self.block(name, node)
+                    blocks.append((name, node))
+                except Unsupported:
+                    del self.lines[mark:]
         program.source = "\n".join(self.lines) + "\n"
-        code = compile(program.source, f"<rulebook {rules.folder}>", "exec")
+        code = compiled_code(program.source, f"<rulebook {rules.folder}>")
         exec(code, self.namespace)                  # our source only; content is in the constants
         for name, fname in kept.items():
             program.functions[name] = _adapter(name, len(rules.functions[name][0]), self.namespace[fname])
@@ -302,6 +404,8 @@ class _Generator:
             program.roots[id(tree)] = (tree, self.namespace[name])
         for name, node in filters:
             program.filters[id(node)] = (node, self.namespace[name])
+        for name, node in blocks:
+            program.blocks[id(node)] = (node, self.namespace[name])
         return program
 
     def function(self, name: str, params, tree) -> None:
@@ -316,9 +420,15 @@ class _Generator:
         line(1, "game = ctx.game")
         line(1, f"{me} = ctx.env.get('self')")
         line(1, "key = None")
-        plain = " and ".join(f"type({local[p]}) in PLAIN" for p in params) or "True"
+        # Plain arguments are their own key; a player is keyed by a tagged seat (a tuple is no
+        # value of the language, so it is mistaken for no argument): rulesets ask a lot about players.
+        plain = " and ".join(f"(type({local[p]}) in PLAIN or type({local[p]}) is Player)"
+                             for p in params) or "True"
+        tag = self.const("$player")
+        keys = "".join(f", ({local[p]} if type({local[p]}) is not Player else ({tag}, {local[p]}.seat))"
+                       for p in params)
         line(1, f"if {plain}:")
-        line(2, f"key = ({self.const(name)}, None if {me} is None else {me}.seat{', ' if args else ''}{args})")
+        line(2, f"key = ({self.const(name)}, None if {me} is None else {me}.seat{keys})")
         line(2, "value = game.memo.get(key, NK)")
         line(2, "if value is not NK:")
         line(3, "return value")
@@ -360,6 +470,136 @@ class _Generator:
         self.line(2, f"if {cond} is True or ({cond} is not False and TRUTH({cond}, ctx.game.state)):")
         self.line(3, f"out.append({var})")
         self.line(1, "return out")
+
+    # ------------------------------------------------------------ blocks of statements
+    #
+    # A block becomes ``def B(game, th, frame)``, run where ``machine._block``
+    # would run it, on the same frame: ``frame["i"]`` is the statement to run
+    # next, so the state is what the interpreted block leaves at every stop
+    # and a saved game resumes either way. Statement ``k`` is guarded by
+    # ``if i < k + 1``, so a resumed block skips what it already ran. Simple
+    # statements run inline; a compound one is pushed as a frame (an ``if``
+    # is decided here, and its branch pushed, as its frame would have done).
+
+    def block(self, name: str, node) -> None:
+        line, k = self.line, self.const
+        line(0, f"def {name}(game, th, frame):")
+        line(1, f"i = frame.get({k('i')}, 0)")
+        line(1, f"ctx = CTX(game, th[{k('envs')}][-1])")
+        line(1, "env = ctx.env")
+        for n, stmt in enumerate(node.body):
+            line(1, f"if i < {n + 1}:")
+            simple = self.machine.SIMPLE.get(stmt.__class__)
+            if simple is not None:
+                self.simple_statement(stmt, simple, n + 1)
+            elif stmt.__class__ is ast.Break:
+                line(2, f"frame[{k('i')}] = {n + 1}")
+                line(2, "return BREAK(game, th)")
+            elif stmt.__class__ is ast.If:
+                self.if_statement(stmt, n + 1)
+            else:
+                line(2, f"frame[{k('i')}] = {n + 1}")
+                line(2, f"PUSH(game, th, {k(stmt)})")
+                line(2, "return None")
+        line(1, "END(th, frame)")
+        line(1, "return None")
+
+    def value_of(self, tree) -> str:
+        """A Python expression for an expression node's value: its generated function, or the
+        closures (``evaluate``) for one the generator left to them."""
+        name = self.root_names.get(id(tree))
+        return f"{name}(ctx)" if name is not None else f"EVAL({self.const(tree)}, ctx)"
+
+    def simple_statement(self, stmt, simple, after: int) -> None:
+        """A simple statement, as ``machine._block`` runs it: memo cleared before and after,
+        errors placed at it, then a scenario's stop or the programs it asked to run."""
+        line, k = self.line, self.const
+        at = k(stmt)
+        line(2, "game.memo.clear()")
+        line(2, "try:")
+        self.statement_body(stmt, simple, 3)
+        line(2, "except RuleError as exc:")
+        line(3, "game.queued.clear()")
+        line(3, f"raise LOCATED(game, exc, {at}) from None")
+        line(2, "except ERROR as exc:")
+        line(3, "game.queued.clear()")
+        line(3, f"raise INTERNAL(game, exc, {at}) from exc")
+        line(2, "game.memo.clear()")
+        line(2, "if game.pause is not None or game.queued:")
+        line(3, f"went = AFTER(game, th, frame, {after}, {at})")
+        line(3, "if went is not GO_ON:")
+        line(4, "return went")
+
+    def statement_body(self, stmt, simple, d: int) -> None:
+        line, k = self.line, self.const
+        cls = stmt.__class__
+        if cls is ast.Pass:
+            line(d, "pass")
+        elif cls is ast.Assign and len(stmt.target) == 1:
+            name = stmt.target[0]
+            t = self.fresh()
+            line(d, f"{t} = OWN({self.value_of(stmt.value)})")
+            if name in self.rules.vars:                  # a local if one is bound, else the game's
+                line(d, f"if {k(name)} in env:")
+                line(d + 1, f"env[{k(name)}] = {t}")
+                line(d, "else:")
+                line(d + 1, f"game.state[{k('vars')}][{k(name)}] = {t}")
+            else:
+                line(d, f"env[{k(name)}] = {t}")
+        elif cls is ast.Call and self.procedure_call(stmt):
+            self.do_procedure(stmt, d)
+        elif cls is ast.Call and not self.verb(stmt).takes_program:
+            arg = "None" if stmt.arg is None else self.value_of(stmt.arg)
+            t = self.fresh()
+            line(d, f"{t} = {arg}")
+            keywords = ", ".join(f"{k(key)}: {self.value_of(v)}" for key, v in stmt.keywords)
+            line(d, f"game.verbs[{k(stmt.verb)}].run(ctx, {t}, {{{keywords}}})")
+        else:
+            line(d, f"{k(simple)}(game, ctx, {k(stmt)})")
+
+    @staticmethod
+    def verb(stmt):
+        return VERBS[stmt.verb]
+
+    def procedure_call(self, stmt) -> bool:
+        """``do proc(args)`` with the right number of values (other programs: the statement)."""
+        target = stmt.arg
+        return (self.verb(stmt).takes_program and target.__class__ is ast.Function
+                and target.name in self.rules.procedures
+                and len(target.args) == len(self.rules.procedures[target.name][0]))
+
+    def do_procedure(self, stmt, d: int) -> None:
+        """As ``statements.call`` with ``statements.program``: the procedure's locals, then the verb."""
+        line, k = self.line, self.const
+        params, root = self.rules.procedures[stmt.arg.name]
+        env = self.fresh()
+        line(d, f"{env} = {{{k('self')}: env.get({k('self')})}}")
+        values = [self.value_of(a) for a in stmt.arg.args]
+        temps = []
+        for value in values:
+            temps.append(self.fresh())
+            line(d, f"{temps[-1]} = {value}")
+        for param, temp in zip(params, temps):
+            line(d, f"{env}[{k(param)}] = {temp}")
+        keywords = ", ".join(f"{k(key)}: {self.value_of(v)}" for key, v in stmt.keywords)
+        line(d, f"game.verbs[{k(stmt.verb)}].run(ctx, ({k(root)}, {env}), {{{keywords}}})")
+
+    def if_statement(self, stmt, after: int) -> None:
+        """``if``: what its frame would do (a step, the stack checked, a branch pushed), without the frame."""
+        line, k = self.line, self.const
+        line(2, f"frame[{k('i')}] = {after}")
+        line(2, "game.steps -= 1")
+        line(2, f"if game.steps < 0 or len(th[{k('frames')}]) >= BUDGET.MAX_FRAMES:")
+        line(3, f"raise BUDGET.exceeded(game, th, {k(stmt)})")
+        for cond, body in stmt.branches:
+            c = self.fresh()
+            line(2, f"{c} = {self.value_of(cond)}")
+            line(2, f"if {c} is True or ({c} is not False and TRUTH({c}, game.state)):")
+            line(3, f"PUSH(game, th, {k(body)})")
+            line(3, "return None")
+        if stmt.orelse is not None:
+            line(2, f"PUSH(game, th, {k(stmt.orelse)})")
+            line(2, "return None")
 
     # ------------------------------------------------------------ expressions
     #
@@ -431,8 +671,11 @@ class _Generator:
             reader = self.readers[name] = self.const(attribute_reader(name, self.rules))
         t = self.fresh()
         line = self.line
-        fields = {rid: record[name] for rid, record in self.rules.entities.items()
-                  if name in record and type(record[name]) is not Condition} if name != "id" else {}
+        fields = self.fields.get(name)
+        if fields is None:
+            fields = self.fields[name] = {rid: record[name] for rid, record in self.rules.entities.items()
+                                          if name in record and type(record[name]) is not Condition
+                                          } if name != "id" else {}
         word = "if"
         if fields:                                     # a content record's plain field
             line(d, f"if type({obj}) is str:")
@@ -442,7 +685,12 @@ class _Generator:
             word = "elif"
         if name in ROOM_READERS:
             line(d, f"{word} type({obj}) is Room:")
-            line(d + 1, f"{t} = {self.const(ROOM_READERS[name])}(ctx, {obj})")
+            line(d + 1, f"{t} = " + _ROOM_INLINE.get(name, "{reader}(ctx, {v})").format(
+                v=obj, reader=self.const(ROOM_READERS[name])))
+            word = "elif"
+        if name in SIDE_READERS:
+            line(d, f"{word} type({obj}) is Side:")
+            line(d + 1, f"{t} = {self.const(SIDE_READERS[name])}(ctx, {obj})")
             word = "elif"
         k = self.const(name)
         line(d, f"{word} type({obj}) is dict and {k} in {obj}:")
@@ -465,7 +713,8 @@ class _Generator:
         found = []
         for kind_name, names in self.rules.vocabulary().value_attributes.items():
             value_type = by_kind.get(kind_name)
-            if name in names and value_type in ATTRIBUTES and not (value_type is Room and name in ROOM_READERS):
+            if name in names and value_type in ATTRIBUTES and not (
+                    value_type is Room and name in ROOM_READERS or value_type is Side and name in SIDE_READERS):
                 found.append((value_type, ATTRIBUTES[value_type]))
         return found
 
@@ -546,14 +795,26 @@ class _Generator:
                 fast = same if op == "==" else f"(not {same})"
                 return f"(ZONE_OP({k}, {a}, {b}, ctx) if type({a}) is Zone or type({b}) is Zone else {fast})"
             if op == "+":
-                return f"(NUMBER({a} + {b}) if type({a}) is int and type({b}) is int else ZONE_OP({k}, {a}, {b}, ctx))"
+                return self.arithmetic(a, b, "+", f"ZONE_OP({k}, {a}, {b}, ctx)", d)
             test = f"{a} in {b}" if op == "in" else f"{a} not in {b}"
             return f"({test} if type({b}) is list and type({a}) is not Zone else ZONE_OP({k}, {a}, {b}, ctx))"
         if op in ("<", "<=", ">", ">="):
             return f"({a} {op} {b} if type({a}) is int and type({b}) is int else CMP_ERROR({k}, {a}, {b}))"
         if op in ("-", "*"):
-            return f"NUMBER(INT({a}, {k}) {op} INT({b}, {k}))"
+            return self.arithmetic(a, b, op, f"NUMBER(INT({a}, {k}) {op} INT({b}, {k}))", d)
         return f"DIVIDE({a}, {b}, {k})"
+
+    def arithmetic(self, a: str, b: str, op: str, otherwise: str, d: int) -> str:
+        """``a op b`` on two numbers without a call (the size checked only past 64 bits, as
+        ``limits.number`` does); ``otherwise`` for any other values (and their errors)."""
+        t = self.fresh()
+        self.line(d, f"if type({a}) is int and type({b}) is int:")
+        self.line(d + 1, f"{t} = {a} {op} {b}")
+        self.line(d + 1, f"if not -SMALL < {t} < SMALL:")
+        self.line(d + 2, f"{t} = NUMBER({t})")
+        self.line(d, "else:")
+        self.line(d + 1, f"{t} = {otherwise}")
+        return t
 
     def equal(self, node, a: str, b: str) -> str | None:
         """``==`` against a literal text, number or none, without the general case."""
@@ -599,6 +860,16 @@ class _Generator:
     def negate(self, node, scope, d):
         a = self.expr(node.operand, scope, d)
         return f"(-INT({a}, {self.const('-')}))"
+
+
+# A room's attributes read without a call (``v`` the room's local): its fields, and its item
+# by grids' own reader of the state.
+_ROOM_INLINE = {
+    "row": "{v}.r",
+    "col": "{v}.c",
+    "item": "ROOM_ITEM(ctx.game.state, {v})",
+    "empty": "(ROOM_ITEM(ctx.game.state, {v}) is None)",
+}
 
 
 class _Scope:

@@ -121,6 +121,9 @@ def _field(value, record_id: str, ctx: Ctx):
 
 # ---------------------------------------------------------------- indexing
 
+_MEMBERS: dict = {}       # (zone, owner, n) -> the value of one zone of a group
+
+
 def index(container, key, state=None):
     """``container[key]``: lists count from 1, as rules do; records by field name."""
     if type(container) is Zone and state is not None:
@@ -129,7 +132,11 @@ def index(container, key, state=None):
             if live and type(live[0]) is list:              # pile[2]: one zone of a group
                 if not 1 <= key <= len(live):
                     raise RuleError(f"index {key} is outside 1..{len(live)}")
-                return Zone(container.name, container.of, key)
+                where = (container.name, container.of, key)
+                member = _MEMBERS.get(where)
+                if member is None:                          # values never change: made once
+                    member = _MEMBERS[where] = Zone(container.name, container.of, key)
+                return member
         container = list(zone_list(state, container))
     if type(container) is list:
         if type(key) is not int or not 1 <= key <= len(container):

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import io
 import json
-from contextlib import contextmanager
 import pickle
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -147,6 +146,7 @@ class Game:
         for name, (params, tree) in rules.functions.items():
             self.functions[name] = generated.get(name) or _user_function(name, params, tree)
         self.memo: dict = {}       # results of the ruleset's functions while the state stands still
+        self._partial = None       # apply's checkpoint of one player's sheet (see _checkpoint)
         self.queued: list = []     # programs the running statement asked to run next (never saved)
         self.pause = None          # scenarios: stop(game) -> bool, asked after each statement
         self.paused = False        # stopped between statements by ``pause`` (see ``resume``)
@@ -312,33 +312,37 @@ class Game:
         labels = self._labels(th)
         index = self._index(choice, labels)
         label = labels[index]                  # built before anything changes: it may fail
-        with self._all_or_nothing(th):
+
+        def answer():
             self.memo.clear()
             self.state["history"].append([player, index])
             self.thread = th
             telling.log_choice(self, th, th["frames"][-1], player, f"{self.seat_name(player)} chose: {label}")
             machine.answer(self, th, index)
             machine.run(self)
+        self._all_or_nothing(th, answer)
 
     def resume(self) -> None:
         """Run on to the next decisions after a stop between statements (``pause``)."""
         if self.paused:
             self.paused = False
-            with self._all_or_nothing(None):
-                machine.run(self)
+            self._all_or_nothing(None, lambda: machine.run(self))
 
-    @contextmanager
-    def _all_or_nothing(self, th: dict | None):
-        """On any error inside, put the state back as it was, and report the error as ours or the content's."""
+    def _all_or_nothing(self, th: dict | None, run) -> None:
+        """``run()``; on any error in it, put the state back as it was, and report the error as
+        ours or the content's. (A plain call, not a context manager: ``apply`` pays it at every
+        decision.)"""
         saved = self._checkpoint(th)
         try:
-            yield
+            run()
         except BaseException as exc:
             self._restore(saved)
             reported = _reported(exc)
             if reported is exc:
                 raise
             raise reported from exc
+        finally:
+            self._partial = None
 
     def _seat(self, player) -> int:
         """``player`` checked: the seat number of a person in this game."""
@@ -358,29 +362,54 @@ class Game:
         The log and history only grow: their lengths are kept. In the flow,
         only the main thread and ``th`` can change (the others wait), and the
         snapshot is replaced, never changed: those are shared, the two
-        copied (every thread if ``th`` is None). The rest is pickled, which
-        is fast C code; it is read back only if the call fails.
+        pickled (every thread if ``th`` is None) with the rest, in one dump
+        of fast C code, read back only if the call fails.
         """
         state = self.state
         flow = state["flow"]
         rest = {key: value for key, value in state.items() if key not in _KEPT_APART}
+        partial = None
         if th is None:
-            saved_flow = plain_copy(flow)
+            changing = flow                            # every thread may run: copy the whole flow
         else:
-            saved_flow = dict(flow)
-            saved_flow["main"] = plain_copy(flow["main"])
-            saved_flow["threads"] = [plain_copy(t) if t is th else t for t in flow["threads"]]
+            changing = {"main": flow["main"]}          # the others wait: only these two can change
+            if th is not flow["main"]:
+                changing["th"] = th
+                # A player's thread may change only that player's sheet and the table's (``guard``):
+                # the other sheets are pickled only if the threads join (then the main thread runs).
+                me = th["envs"][0]["self"].seat
+                partial = self._partial = {"me": me, "players": state["players"], "others": None}
+                rest["players"] = state["players"][me]
         return (list(state), len(state["log"]), len(state["history"]),
-                _pickled(rest), saved_flow, self.thread)
+                _pickled((rest, changing)), dict(flow), th, self.thread, partial)
+
+    def on_join(self) -> None:
+        """The threads of ``simultaneously`` are done and the main thread runs on: the sheets
+        a partial checkpoint left out (unchanged so far) are pickled now."""
+        partial = self._partial
+        if partial is not None and partial["others"] is None:
+            me = partial["me"]
+            partial["others"] = _pickled([p for i, p in enumerate(partial["players"]) if i != me])
 
     def _restore(self, saved: tuple) -> None:
         """Put back what ``_checkpoint`` took, in the same key order (so ``to_json`` is equal)."""
-        keys, n_log, n_history, rest, flow, thread = saved
+        keys, n_log, n_history, pickled, flow, th, thread, partial = saved
         state = self.state
         log, history = state["log"], state["history"]
         del log[n_log:]
         del history[n_history:]
-        parts = pickle.loads(rest)
+        parts, changing = pickle.loads(pickled)
+        if th is None:
+            flow = changing
+        else:                                  # the waiting threads were shared, never changed
+            flow["main"] = changing["main"]
+            flow["threads"] = [changing["th"] if t is th else t for t in flow["threads"]]
+        if partial is not None:                # one sheet pickled; the others as they were
+            me = partial["me"]
+            others = (pickle.loads(partial["others"]) if partial["others"] is not None
+                      else [p for i, p in enumerate(partial["players"]) if i != me])
+            others.insert(me, parts["players"])
+            parts["players"] = others
         parts.update(log=log, history=history, flow=flow)
         state.clear()
         state.update((key, parts[key]) for key in keys)
@@ -599,7 +628,8 @@ class Game:
         self.rules.add_nodes(tree)
         open_block = self.state["flow"].get("snapshot") is not None
         before = {key: plain_copy(self.state[key]) for key in self.table_keys} if open_block else None
-        with self._all_or_nothing(None):
+
+        def run():
             self.memo.clear()
             th = machine.new_thread([], {"self": None if player is None else Player(player)})
             machine.push(self, th, tree)
@@ -607,6 +637,7 @@ class Game:
             if open_block:                            # overrides reach every view at once
                 self._carry_to_snapshot(before)
             machine.refresh(self)
+        self._all_or_nothing(None, run)
 
     def _carry_to_snapshot(self, before: dict) -> None:
         """An override made while players choose at once reaches the snapshot views show.

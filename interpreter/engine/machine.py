@@ -156,6 +156,7 @@ def internal(game, exc: Exception, node) -> InternalError:
 
 def _join(game) -> None:
     """All simultaneous threads are done: reveal, and resume the main thread."""
+    game.on_join()                             # an answer's checkpoint takes the other sheets now
     flow = game.state["flow"]
     flow["threads"] = []
     flow["snapshot"] = None
@@ -171,6 +172,9 @@ def ctx_of(game, th) -> Ctx:
 # ---------------------------------------------------------------- blocks
 
 def _block(game, th, frame, node):
+    generated = node.__dict__.get("_run")     # the block compiled to Python (codegen): same frames
+    if generated is not None and game.tracer is None:     # a traced game runs the interpreted block
+        return generated(game, th, frame)
     body = node.body
     i = frame.get("i", 0)
     tracer = game.tracer                   # the trace hook (Game.tracer): each statement, the end

@@ -3,11 +3,9 @@
 A grid is declared in the ruleset's components (rows, columns, tagged rooms
 such as a start square) globally or per player. Walls are undirected edges:
 the east side of (r, c) is the west side of (r, c+1); a wall on the grid's
-boundary is allowed and blocks nothing. Reachability uses networkx.
+boundary is allowed and blocks nothing. Reachability walks the geometry built once per ruleset.
 """
 from __future__ import annotations
-
-import networkx as nx
 
 from ..model.values import Grid, Player, Room, RuleError, Side, describe
 from ..dsl.kinds import GRID
@@ -132,11 +130,20 @@ def _no(value, name):
 
 
 def _tags(ctx, room) -> list:
-    return _geometry(ctx, room).tags[room.r, room.c]
+    cache = ctx.game.rules.__dict__.get("_grid_geometry")          # _geometry, inline: read often
+    geo = cache.get((room.grid, room.of)) if cache is not None else None
+    return (geo or _geometry(ctx, room)).tags[room.r, room.c]
 
 
 def _item(ctx, room):
     return _data(ctx, room)["items"].get(f"{room.r},{room.c}")
+
+
+def room_item(state: dict, room: Room):
+    """What is in ``room`` (none if empty), read from the state in one call (compiled code's
+    ``room.item`` and ``room.empty``)."""
+    data = state["grids"] if room.of is None else state["players"][room.of]["grids"]
+    return data[room.grid]["items"].get(f"{room.r},{room.c}")
 
 
 _ROOM_ATTRS = {
@@ -160,6 +167,8 @@ _SIDE_ATTRS = {
     "across": _across,
     "boundary": lambda ctx, side: _across(ctx, side) is None,
 }
+
+SIDE_READERS = _SIDE_ATTRS          # read directly by compiled code
 
 
 # What each attribute gives, for the checker (kinds as in signatures; keep in step with the above).
@@ -251,25 +260,20 @@ def walls(ctx, args):
     return out
 
 
-def graph(ctx, grid) -> nx.Graph:
-    """The grid as a networkx graph of rooms, minus the walled edges."""
-    spec = _spec(ctx, grid)
-    g = nx.grid_2d_graph(spec["rows"], spec["cols"])
-    g = nx.relabel_nodes(g, {(r, c): (r + 1, c + 1) for r, c in g.nodes})
-    for key in _data(ctx, grid)["walls"]:
-        r, c, side = key.split(",")
-        dr, dc = _STEP[side]
-        a, b = (int(r), int(c)), (int(r) + dr, int(c) + dc)
-        if g.has_edge(a, b):
-            g.remove_edge(a, b)
-    return g
-
-
 def reachable(ctx, args):
     """reachable(ROOM): every room connected to ROOM without crossing a wall"""
     rm = _check_room(args[0])
-    component = nx.node_connected_component(graph(ctx, rm), (rm.r, rm.c))
-    return [_room(rm, r, c) for r, c in sorted(component)]
+    walls = set(_data(ctx, rm)["walls"])
+    steps = _geometry(ctx, rm).steps
+    seen = {(rm.r, rm.c): rm}
+    todo = [rm]
+    while todo:                          # a walk over the geometry built once: no graph per call
+        here = todo.pop()
+        for key, room in steps[here.r, here.c]:
+            if key not in walls and (room.r, room.c) not in seen:
+                seen[room.r, room.c] = room
+                todo.append(room)
+    return [seen[cell] for cell in sorted(seen)]
 
 
 # ---------------------------------------------------------------- verbs

@@ -23,7 +23,9 @@ verbs touch its list, so no local, frame or option can alias the state.
 """
 from __future__ import annotations
 
+import copyreg
 from dataclasses import dataclass, fields
+from operator import attrgetter
 
 
 class RuleError(Exception):
@@ -143,6 +145,21 @@ class Condition(Value):
     """A record's condition field: evaluated where it is read, so never a value itself."""
     key: str
     kind = "condition"
+
+
+def _fast_pickling(cls) -> None:
+    """Pickle ``cls`` as a constructor call on its fields (one C ``attrgetter``), not by the
+    dataclass's own ``__getstate__``: states are pickled at every decision (game checkpoints,
+    snapshots), and engine values in them are pickled about twice as fast so."""
+    get = attrgetter(*(f.name for f in fields(cls)))
+    if len(fields(cls)) == 1:
+        copyreg.pickle(cls, lambda value: (cls, (get(value),)))
+    else:
+        copyreg.pickle(cls, lambda value: (cls, get(value)))
+
+
+for _cls in (Player, Zone, Grid, Room, Side, Track, GraphRef, Effect, Condition):
+    _fast_pickling(_cls)
 
 
 KINDS = {cls.kind: cls for cls in (Player, Zone, Grid, Room, Side, Track, GraphRef, Effect)}
