@@ -123,7 +123,12 @@ def lot_lines(text: str) -> list[str]:
 
 
 def test_rivals_show_their_public_board(rules):
-    game = game_at(rules, 5, 2, "growth", 4)      # 11 growth options (seed 3 now reaches 16: no room)
+    # a growth decision with few options, so the screen has room for every rival's line
+    game = Game.new(rules, players=5, seed=2)
+    drive(game, random_mover(2),
+          until=lambda g: g_phase(g) == "growth" and person_deciding(g) is not None
+          and len(g.pending()[0].options) <= 6)
+    assert g_phase(game) == "growth"
     seat = person_deciding(game)
     text = screen_text(game, seat)
     for player in game.view(seat)["players"]:
