@@ -35,7 +35,8 @@ def test_every_data_file_names_its_schema(game_id):
     rules = load_ruleset(game_id)
     for name in rules.manifest["data"]:
         first = (ROOT / "rulesets" / game_id / name).read_text(encoding="utf-8").splitlines()[0]
-        assert first == f"# yaml-language-server: $schema=../../../schemas/data/{game_id}.schema.json"
+        up = "../" * (len(Path(name).parts) + 1)              # data/x.yaml, data/factions/x.yaml
+        assert first == f"# yaml-language-server: $schema={up}schemas/data/{game_id}.schema.json"
 
 
 def make_expansion(base: Path) -> None:
