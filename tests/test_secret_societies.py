@@ -109,8 +109,9 @@ def test_factions_and_hqs_go_to_seats_in_order_and_the_rest_at_random(rules):
     hqs = [game.evaluate(f"players[{i}].hq") for i in range(1, 5)]
     assert factions[:2] == ["vampires", "robots"] and hqs[0] == "nauru"
     assert len(set(factions)) == 4 and len(set(hqs)) == 4
-    for seat in range(4):                                     # each places their HQ card
-        game.apply(seat, 0)
+    while game.evaluate("phase") == "setup":                 # the Robots' cache, then each HQ card
+        decision = game.pending()[0]
+        game.apply(decision.player, 0)
     hands = [game.evaluate(f"list(c.faction for c in players[{i}].aside)") for i in range(1, 5)]
     assert hands == [[f, f] for f in factions]                # "0" and "2+H" set aside
 
@@ -174,7 +175,8 @@ def test_coins_hands_face_down_bids_and_the_face_down_deed_are_hidden(rules):
     other = (owner + 1) % 3
     mine, theirs = _strings(game.view(owner)), _strings(game.view(other))
     assert down[0] in mine and down[0] not in theirs
-    assert blind not in mine and blind not in theirs          # nobody sees the face-down deed
+    assert blind in _strings(game.view(1))                    # the Stonesmiths (seat 2) look at it,
+    assert all(blind not in _strings(game.view(i)) for i in (0, 2))   # nobody else (SS-F-STONE-01)
     hand = game.evaluate(f"list(c for c in players[{owner + 1}].hand)")
     assert hand and all(c not in theirs for c in hand)
     assert not any(c in theirs for c in game.evaluate("list(c for c in deed_deck)"))
