@@ -409,6 +409,14 @@ def test_a_terminal_draws_the_row_with_the_bids_as_the_viewer_sees_them():
     assert "P2 Blue 1+2 face down" in mine and "3 Amber (face down)" in mine      # P2 is the seer
 
 
+def test_a_bids_tokens_are_drawn_with_whose_they_are():
+    from interpreter.mechanics.auction import draw
+    game = face_down_game()
+    game.execute('token "peek" on bids(lots(market)[1])[2] with {owner: players[3]}')
+    shown = draw(RULES, "market", None, game.view(0)["auctions"]["market"])
+    assert "P2 ?+2 face down [peek P3]" in shown and "P1 Red 1+0," in shown   # none on P1's bid
+
+
 def test_lay_refuses_a_row_with_open_lots_and_award_an_open_lot():
     game = new()
     before = game.to_json()

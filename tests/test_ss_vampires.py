@@ -29,7 +29,7 @@ def vampires(game) -> int:
 def tokens_in_play(game, v: int) -> int:
     """Every charm token: the Vampires' supply (both sides), set aside, on bids, held by others."""
     sheet = game.state["players"][v]["vars"]
-    held = sum(p["vars"]["charms_held"] for p in game.state["players"])
+    held = sum(p["vars"]["charms_held"] or 0 for p in game.state["players"])
     on_bids = sum(1 for b in market(game)["bids"] for t in b["tokens"] if t["kind"] == "charm")
     return sheet["charm_fresh"] + sheet["charm_tired"] + sheet["charm_aside"] + held + on_bids
 

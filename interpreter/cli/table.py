@@ -355,6 +355,9 @@ class Screen:
         parts = []
         for k, (label, names, lines) in enumerate(sections):
             left = room - (len(sections) - k - 1)      # a line kept for every later section
+            if room < 1:                                # no line left: the section gives way whole
+                parts.append([])
+                continue
             if len(lines) == 1:                         # one card: on its label's line
                 lines = [Text.assemble((label + " ", PANEL), lines[0][2:])]
                 sections[k] = (label, names, lines)
