@@ -2,6 +2,7 @@
 names its schema, and expansions overlay a base game by name."""
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -33,9 +34,11 @@ def test_exported_data_schema_is_current(game_id):
 @pytest.mark.parametrize("game_id", available())
 def test_every_data_file_names_its_schema(game_id):
     rules = load_ruleset(game_id)
+    schema = ROOT / "schemas" / "data" / f"{game_id}.schema.json"
     for name in rules.manifest["data"]:
-        first = (ROOT / "rulesets" / game_id / name).read_text(encoding="utf-8").splitlines()[0]
-        assert first == f"# yaml-language-server: $schema=../../../schemas/data/{game_id}.schema.json"
+        path = ROOT / "rulesets" / game_id / name                # data/ or deeper (data/factions/)
+        first = path.read_text(encoding="utf-8").splitlines()[0]
+        assert first == f"# yaml-language-server: $schema={os.path.relpath(schema, path.parent)}"
 
 
 def make_expansion(base: Path) -> None:
