@@ -431,6 +431,14 @@ def test_a_terminal_draws_the_row_with_the_bids_as_the_viewer_sees_them():
     assert draw(RULES, "market", None, shown).startswith("market:\n1 Opal [support P1, fee B P2]:")  # a side shows
 
 
+def test_a_bids_tokens_are_drawn_with_whose_they_are():
+    from interpreter.mechanics.auction import draw
+    game = face_down_game()
+    game.execute('token "peek" on bids(lots(market)[1])[2] with {owner: players[3]}')
+    shown = draw(RULES, "market", None, game.view(0)["auctions"]["market"])
+    assert "P2 ?+2 face down [peek P3]" in shown and "P1 Red 1+0," in shown   # none on P1's bid
+
+
 def test_lay_refuses_a_row_with_open_lots_and_award_an_open_lot():
     game = new()
     before = game.to_json()

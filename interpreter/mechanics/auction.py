@@ -796,7 +796,7 @@ def deal(game, name, spec, data, seen, table_of, slots, pools) -> dict:
 
 
 def draw(rules, name, spec, shown) -> str:
-    """``market:`` then a line per lot: ``1 Ruby [support B P1]: P2 Red 2+1, P3 ?+2 face down``.
+    """``market:`` then a line per lot: ``1 Ruby [support B P1]: P2 Red 2+1, P3 ?+2 face down [peek P1]``.
 
     Face-down cards and lots the viewer may not see are ``?``; a bid shows its coins after
     ``+``; records are called by the presentation's titles, else by name.
@@ -805,18 +805,22 @@ def draw(rules, name, spec, shown) -> str:
         return "?" if rid is None else rules.presentation.title(rules, rid) or rid
 
     who = shown.get("names", {})
+
+    def tokens_of(holder):                             # a token says whose it is
+        return ", ".join(f"{t['kind']}{' ' + t['side'] if t.get('side') else ''} {who.get(str(t['owner']), '')}".strip()
+                         for t in holder["tokens"])        # kind, side if any, whose
+
     parts = []
     for k, lot in enumerate(shown["lots"], 1):
         head = f"{k} {called(lot['id'])}" + (" (face down)" if lot["down"] else "")
         if lot["status"] != "open":
             head += f" ({lot['status']})"
-        tokens = [f"{t['kind']}{' ' + t['side'] if t.get('side') else ''} {who.get(str(t['owner']), '')}".strip()
-                  for t in lot["tokens"]]                # kind, side if any, whose
-        if tokens:
-            head += f" [{', '.join(tokens)}]"
+        if lot["tokens"]:
+            head += f" [{tokens_of(lot)}]"
         bids = [f"{who.get(str(b['owner']), b['owner'])} "
                 f"{called(b['card']) if b['card'] or b['value'] is None else b['value']}+{b['coins']}"
-                + (" face down" if b["down"] else "") for b in shown["bids"] if b["lot"] == k]
+                + (" face down" if b["down"] else "") + (f" [{tokens_of(b)}]" if b["tokens"] else "")
+                for b in shown["bids"] if b["lot"] == k]
         parts.append(f"{head}: {', '.join(bids) or '-'}")
     return f"{name}:" + "".join("\n" + part for part in parts) if parts else f"{name}: none"
 
