@@ -85,7 +85,7 @@ class Namer:
         return str(value)
 
     def tally(self, values: list, tally: dict) -> str:
-        """How many times a list holds each value of a table's enum field: ``art 2, furniture 0``."""
+        """How many times a list holds each value of a table's enum field: ``red 2, blue 0``."""
         enum = self.rules.table_specs[tally["table"]]["fields"][tally["field"]]["enum"]
         return ", ".join(f"{self.look.label(v)} {values.count(v)}" for v in enum)
 
