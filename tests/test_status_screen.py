@@ -101,6 +101,23 @@ def test_solo_shows_the_automatons_board_and_the_scenario_card(status, scenario)
     assert card["name"] in text and card["text"][:25] in text
 
 
+def test_the_automatons_tracks_show_each_category_with_its_steps(status):
+    game, seat = deciding(status, 1, 5, 40)
+    steps = game.state["vars"]["auto_steps"]
+    assert steps
+    text = flat(screen(game, seat))
+    enum = status.table_specs["auto_cards"]["fields"]["category"]["enum"]
+    assert "Automaton tracks " + ", ".join(f"{c} {steps.count(c)}" for c in enum) in text
+
+
+def test_a_rival_takes_two_lines_when_there_is_room(status):
+    game, seat = deciding(status, 2, 3, 40)
+    lines = screen(game, seat).splitlines()
+    other = game.seat_name(1 - seat)
+    at = next(k for k, line in enumerate(lines) if line.startswith(other + " "))
+    assert len(lines[at]) > WIDTH - 20 and lines[at + 1].startswith(" " * (len(other) + 1))
+
+
 def test_no_automaton_board_with_people_only(status):
     game, seat = deciding(status, 3, 5, 10)
     assert "Automaton deck" not in screen(game, seat)
@@ -163,6 +180,8 @@ def _status_with(tmp_path, presentation: str) -> Path:
     ("layouts: {house: {title: H, table: rooms, list: pieces, at: room, row: storey}}\n",
      "'storey' is not a field of table 'rooms'"),
     ("panels: {scripted: [pool]}\n", "is not one of the table's components"),
+    ("tallies: {auto_steps: {table: auto_cards, field: name}}\n", "is not a field of table 'auto_cards' with an enum"),
+    ("tallies: {auto_steps: {table: nothing, field: category}}\n", "'nothing' is not a table"),
 ])
 def test_the_new_presentation_parts_are_checked(tmp_path, text, words):
     with pytest.raises(ContentError) as caught:
@@ -178,6 +197,12 @@ def test_the_final_scores_and_the_help_texts(status):
     console.print(table.score_table(game))
     text = console.export_text()
     assert "Track" in text and "Status pool" in text and "place" in text
+    # the standing is a key ([on the final space, pool, estate cards, items]): a named row each
+    assert "/" not in text and "Estate cards" in text and "Items" in text
+    rows = {line.split("  ")[0]: line.split()[-2:] for line in text.splitlines()}
+    keys = game.result["scores"]
+    order = sorted(range(2), key=lambda i: game.result["ranks"][i])
+    assert rows["Estate cards"] == [str(keys[i][2]) for i in order]
     game, seat = deciding(status, 1, 2, 30)
     texts = table.card_texts(game, list(game.decision_for(seat).options), game.view(seat)["players"][seat])
     character = status.entities[game.state["players"][seat]["vars"]["character"]]

@@ -40,7 +40,8 @@ def match(rules, a: str, b: str, games: int, players: int, seed: int) -> dict:
     half = 1.96 * statistics.stdev(returns) / math.sqrt(len(returns)) if len(returns) > 1 else math.inf
     fair = 1 / players
     return {"game": rules.id, "a": a, "b": b, "players": players, "games": len(returns),
-            "seeds": [seed, seed + games - 1], "a_wins": round(wins, 3), "a_mean_return": round(mean, 4),
+            "seeds": [seed, seed + games - 1], "a_wins": round(wins, 3),
+            "a_losses": sum(1 for r in returns if r == 0), "a_mean_return": round(mean, 4),
             "interval_95": [round(mean - half, 4), round(mean + half, 4)],
             "even_share": round(fair, 4), "margin_outside_interval": not mean - half <= fair <= mean + half,
             "cpu_seconds": round(seconds, 1)}
@@ -63,7 +64,8 @@ def main(game, a, b, games, players, seed, fmt):
     low, high = report["interval_95"]
     click.echo(f"{report['a']} vs {report['b']} on {report['game']}, {report['players']} players, "
                f"{report['games']} games (seeds {report['seeds'][0]}..{report['seeds'][1]}, every seat)")
-    click.echo(f"  {report['a']} won {report['a_wins']:g}; mean return {report['a_mean_return']:.3f}, "
+    click.echo(f"  {report['a']} won {report['a_wins']:g} (a shared win counts its share), "
+               f"lost {report['a_losses']}; mean return {report['a_mean_return']:.3f}, "
                f"95% interval {low:.3f}..{high:.3f} (even: {report['even_share']:.3f}); "
                f"{'outside' if report['margin_outside_interval'] else 'inside'} the interval; "
                f"{report['cpu_seconds']} s of CPU")

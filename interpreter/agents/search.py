@@ -5,19 +5,26 @@ game rebuilt from its own view with everything hidden sampled afresh
 (engine.determinise), and searches on such worlds:
 
 - ``mcts``: plain UCT on one world per decision (exact when nothing is
-  hidden, as in a game of perfect information);
+  hidden, as in a game of perfect information); children keyed by index;
 - ``ismcts``: single-observer information-set MCTS, a fresh world per
   iteration, so the tree's statistics average over what the bot cannot know.
-  An option another player has in one world but not in another is counted
-  only where it exists (availability counts).
+  Children are keyed by option label (the same option may have another index
+  in another world), and one another player has in one world but not in
+  another is counted only where it exists (availability counts).
 
 Each iteration descends by UCB1, adds one node, plays at most ``depth``
-random decisions and scores the position: the game's returns when it is
-over (engine.returns), else how far each seat leads the best other on the
-ruleset's ``heuristic`` function (or its score), the exploration term
-scaled by the spread of leads seen. Budgets: ``iterations``
-and, optionally, ``seconds`` (whichever ends first). A seat spec sets them:
-``--seats ismcts:iterations=500:depth=20``.
+random decisions and scores the position: each seat's lead over the best
+other seat, on its score once the game is over (the returns break ties),
+else on the ruleset's ``heuristic`` function (or its score), so a finished
+and an unfinished line are on one scale. A child's worth blends its mean
+reward with the best line found below it (implicit minimax backups, weight
+``minimax``), since a mean over a few random follow-ups undervalues an
+option with many bad ones. The exploration term is scaled by the spread
+of rewards seen. Whatever the budget, the bot takes an option that wins at
+once, and never one after which the next other player can win at once
+while another option is left (checked on one world: sure when nothing is
+hidden). Budgets: ``iterations`` and, optionally, ``seconds`` (whichever
+ends first). A seat spec sets them: ``--seats ismcts:iterations=500:depth=20``.
 """
 from __future__ import annotations
 
@@ -29,25 +36,27 @@ from ..engine.game import IllegalAction
 from ..model.values import RuleError
 from . import Bot
 
-DEFAULTS = {"iterations": 100, "seconds": 0.0, "depth": 0, "c": 0.7}
+DEFAULTS = {"iterations": 100, "seconds": 0.0, "depth": 0, "c": 0.7, "minimax": 0.5}
 
 
 class Node:
     """One decision point of the tree: whose it was, and the statistics of its children."""
-    __slots__ = ("mover", "children", "visits", "total", "avail")
+    __slots__ = ("mover", "children", "visits", "total", "avail", "best")
 
     def __init__(self, mover):
-        self.mover = mover
-        self.children: dict = {}       # option index -> Node
+        self.mover = mover             # who chose the move that led here
+        self.children: dict = {}       # option key -> Node
         self.visits = 0
-        self.total = 0.0               # the sum of the mover-of-the-parent's rewards
+        self.total = 0.0               # the sum of the mover's rewards
         self.avail = 0                 # how often this node's option was available (ISMCTS)
+        self.best = None               # every seat's reward down the best line found (minimax)
 
 
 class SearchBot(Bot):
     """Shared by both search bots: the tree search over worlds the bot may believe in."""
     needs_world = True
     fresh_world_each_iteration = True
+    by_label = True                    # children keyed by option label: worlds may order them apart
 
     def __init__(self, seed: int = 0, **params):
         super().__init__(seed)
@@ -63,7 +72,7 @@ class SearchBot(Bot):
         return scores.index(max(scores))
 
     def choose_in(self, view: dict, world) -> int:
-        """The most visited option after the search (ties: the better average)."""
+        """The most visited option after the search (ties: the better value)."""
         me = view["you"]
         count = len(view["decision"]["options"])
         if count == 1:
@@ -78,55 +87,90 @@ class SearchBot(Bot):
                 break
             if base is None or self.fresh_world_each_iteration:
                 base = world(self.rng.randrange(1 << 30))
-            self._iterate(root, base.clone(), me, count)
-        if not root.children:
-            return self.rng.randrange(count)
-        best = max(root.children.items(),
-                   key=lambda item: (item[1].visits, item[1].total / max(item[1].visits, 1)))
-        return best[0]
+            self._iterate(root, base.clone(), me)
+        keys = self._keys(view["decision"]["options"])
+        rank = {i: (root.children[key].visits, self._value(root.children[key])) if key in root.children
+                else (0, -math.inf) for i, key in enumerate(keys)}
+        order = sorted(range(count), key=lambda i: rank[i], reverse=True)
+        return self._sure(base or world(self.rng.randrange(1 << 30)), me, order)
+
+    def _sure(self, game, me: int, order: list) -> int:
+        """An option that wins at once, else the first of ``order`` after which no other seat can
+        win at once (the search's choice unless it walks into a loss it could have seen)."""
+        for i in order:
+            after = _after(game, me, i)
+            if after is not None and after.over and after.result["winners"] == [me]:
+                return i
+        for i in order:
+            if not _loses_at_once(game, me, i):
+                return i
+        return order[0]
+
+    def _keys(self, options) -> list:
+        """Each option's key in the tree: its label (with its rank among equal ones), or its index."""
+        if not self.by_label:
+            return list(range(len(options)))
+        seen: dict = {}
+        keys = []
+        for label in options:
+            seen[label] = seen.get(label, -1) + 1
+            keys.append((label, seen[label]))
+        return keys
 
     # ------------------------------------------------------------- one iteration
-    def _iterate(self, root: Node, game, me: int, count: int) -> None:
+    def _iterate(self, root: Node, game, me: int) -> None:
         path = [root]
         node = root
         try:
-            mover, options = me, count                # the root is the bot's own decision
+            decision = next(d for d in game.pending() if d.player == me)   # the bot's own
             while True:
-                untried = [a for a in range(options) if a not in node.children]
-                for a in range(options):
-                    if a in node.children:
-                        node.children[a].avail += 1
+                mover, keys = decision.player, self._keys(decision.options)
+                untried = []
+                for i, key in enumerate(keys):
+                    if key in node.children:
+                        node.children[key].avail += 1
+                    else:
+                        untried.append(i)
                 if untried:
                     action = self.rng.choice(untried)
-                    child = node.children[action] = Node(mover)
-                    child.avail = 1
+                    child = node.children[keys[action]] = Node(mover)
+                    child.avail, node = 1, child
                     game.apply(mover, action)
-                    path.append(child)
+                    path.append(node)
                     break
-                action = self._select(node, options)
+                action = self._select(node, keys)
                 game.apply(mover, action)
-                node = node.children[action]
+                node = node.children[keys[action]]
                 path.append(node)
                 if game.over:
                     break
-                pending = game.pending()
-                mover, options = pending[0].player, pending[0].count
+                decision = _next(game, me)
             rewards = self._rollout(game)
             self.spread = (min(self.spread[0], min(rewards)), max(self.spread[1], max(rewards)))
         except (IllegalAction, RuleError):            # a sampled world the rules reject: skip it
             return
+        path[-1].best = rewards
         for child in path[1:]:
             child.visits += 1
             child.total += rewards[child.mover]
         root.visits += 1
+        for parent in reversed(path[:-1]):            # each mover takes its best child (implicit minimax)
+            scored = [c for c in parent.children.values() if c.best is not None]
+            parent.best = max(scored, key=lambda c: c.best[c.mover]).best
 
-    def _select(self, node: Node, options: int) -> int:
+    def _value(self, child: Node) -> float:
+        """A child's worth to its mover: the mean reward, blended with the best line's."""
+        mean = child.total / child.visits
+        alpha = self.params["minimax"]
+        return (1 - alpha) * mean + alpha * child.best[child.mover] if alpha else mean
+
+    def _select(self, node: Node, keys: list) -> int:
         # Rewards are raw leads, so the exploration term is scaled by the spread seen so far.
         c = self.params["c"] * max(self.spread[1] - self.spread[0], 1e-9)
         best, best_value = 0, -math.inf
-        for action in range(options):
-            child = node.children[action]
-            value = child.total / child.visits + c * math.sqrt(math.log(max(child.avail, 1)) / child.visits) \
+        for action, key in enumerate(keys):
+            child = node.children[key]
+            value = self._value(child) + c * math.sqrt(math.log(max(child.avail, 1)) / child.visits) \
                 if child.visits else math.inf
             if value > best_value:
                 best, best_value = action, value
@@ -140,6 +184,39 @@ class SearchBot(Bot):
             decision = game.pending()[0]
             game.apply(decision.player, rnd.randrange(decision.count))
         return rewards(game)
+
+
+def _next(game, me: int):
+    """The decision the tree takes next: the bot's own when it has one waiting (players who
+    decide at the same time may answer in any order), so its own follow-ups come first."""
+    pending = game.pending()
+    return next((d for d in pending if d.player == me), pending[0])
+
+
+def _after(game, seat: int, index: int):
+    """A copy of ``game`` after ``seat`` takes option ``index``, or None if the world refuses it."""
+    trial = game.clone()
+    try:
+        trial.apply(seat, index)
+    except (IllegalAction, RuleError):
+        return None
+    return trial
+
+
+def _loses_at_once(game, me: int, index: int) -> bool:
+    """Whether, after option ``index``, the game is lost for ``me`` or the next other seat to
+    decide has an option that ends it with ``me`` not among the winners."""
+    after = _after(game, me, index)
+    if after is None or after.over:
+        return after is not None and me not in after.result["winners"]
+    decision = after.pending()[0]
+    if decision.player == me:
+        return False
+    for reply in range(decision.count):
+        end = _after(after, decision.player, reply)
+        if end is not None and end.over and me not in end.result["winners"]:
+            return True
+    return False
 
 
 def rewards(game) -> list[float]:
@@ -159,8 +236,8 @@ def rewards(game) -> list[float]:
     for i, v in enumerate(values):
         best_other = max((w for j, w in enumerate(values) if j != i), default=0.0)
         out.append(v - best_other)
-    if game.over:
-        out = [o + 1000.0 * r for o, r in zip(out, game.result["returns"])]
+    if game.over:                 # the returns only break ties: a lead is on one scale, over or not
+        out = [o + r for o, r in zip(out, game.result["returns"])]
     return out
 
 
@@ -168,6 +245,7 @@ class MCTSBot(SearchBot):
     """UCT on one world per decision, rebuilt from the bot's own view."""
     name = "mcts"
     fresh_world_each_iteration = False
+    by_label = False                   # one world: an index means the same option throughout
 
 
 class ISMCTSBot(SearchBot):

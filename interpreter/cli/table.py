@@ -23,6 +23,7 @@ from ..model.values import decode, describe
 from . import render
 
 LOG_MAX = 8                    # at most this many lines of what happened, before trimming to fit
+RIVAL_ROOM = 8                 # lines card texts give way to, for the rivals (a few lines each)
 BOARD_GAP = 2
 KEYS = "(? help, u undo, q quit)"
 PANEL = "bold cyan"
@@ -82,6 +83,11 @@ class Namer:
             first, *rest = [self.value(v) for v in value.values()] or ["-"]
             return first + (f" ({', '.join(rest)})" if rest else "")
         return str(value)
+
+    def tally(self, values: list, tally: dict) -> str:
+        """How many times a list holds each value of a table's enum field: ``red 2, blue 0``."""
+        enum = self.rules.table_specs[tally["table"]]["fields"][tally["field"]]["enum"]
+        return ", ".join(f"{self.look.label(v)} {values.count(v)}" for v in enum)
 
     def _counted(self, values: list) -> list[str]:
         """A list's values in words, repeats said once with how many (``art ×3``)."""
@@ -156,6 +162,8 @@ def entries(namer: Namer, holder: dict, panel: str) -> list[tuple[str, str, str]
                 out.append(("lines", label, drawn.splitlines()))
             else:
                 out.append(("value", label, drawn))
+        elif name in look.tallies and isinstance(shown, list):
+            out.append(("value", label, namer.tally(shown, look.tallies[name])))
         else:
             out.append(("value", label, namer.value(shown)))
     return out
@@ -593,8 +601,8 @@ def fit(console, screen: Screen) -> Group:
         fixed = sum(height(console, p) for p in parts + options) + 1
     room = console.height - fixed
     rivals = screen.rivals()
-    records = screen.record_lines(console, 10_000 if screen.full else room - len(rivals))
-    parts += records                           # cards give way to a line for every rival
+    records = screen.record_lines(console, 10_000 if screen.full else room - min(len(rivals), RIVAL_ROOM))
+    parts += records                           # cards give way to rivals, up to RIVAL_ROOM lines
     room -= sum(height(console, r) for r in records)
     for most in range(screen.namer.look.opponent_lines - 1, 0, -1):   # fewer lines each, before fewer rivals
         if len(rivals) <= room or screen.full:
@@ -667,7 +675,13 @@ def score_table(game) -> Table:
             numbers = [v[k] for v in parts.values() if isinstance(v[k], (int, float))]
             rests.append(str(head - sum(numbers)) if isinstance(head, (int, float)) else "")
         table.add_row(look.score_rest, *rests)
-    table.add_row("score", *[_score(result["scores"][i]) for i in order], style="bold")
+    keys = [look.key_names(result["scores"][i]) for i in order]
+    if all(keys) and len({len(k) for k in keys}) == 1:       # a key: a row per part, named
+        for part, label in enumerate(keys[0]):
+            table.add_row(label, *[str(result["scores"][i][part]) for i in order],
+                          style="bold" if part == 0 else "")
+    else:
+        table.add_row("score", *[_score(result["scores"][i]) for i in order], style="bold")
     for name in game.rules.manifest.get("show", []):
         table.add_row(look.label(name), *[str(game.state["players"][i]["vars"].get(name, ""))
                                           for i in order])

@@ -30,6 +30,7 @@ class Presentation:
     records: dict = field(default_factory=dict)         # table -> template
     score_parts: tuple = ()
     score_rest: str | None = None
+    score_keys: tuple = ()                              # names of a list score's parts, per length
     titles: dict = field(default_factory=dict)          # table -> template: a record's name on screen
     details: frozenset = frozenset()                    # zones whose cards are listed with their text
     members: dict = field(default_factory=dict)         # numbered zone -> a label per member
@@ -38,6 +39,13 @@ class Presentation:
     cards: tuple = ()                                   # components listed a record a line, with texts
     words: dict = field(default_factory=dict)           # phrase of an effect's words -> reader's words
     layouts: dict = field(default_factory=dict)         # name -> how a list variable lies over a table
+    tallies: dict = field(default_factory=dict)         # list variable -> the values it is counted by
+
+    def key_names(self, score) -> list | None:
+        """The names of a list score's parts (the list of its length), or None."""
+        if not isinstance(score, list):
+            return None
+        return next((list(k) for k in self.score_keys if len(k) == len(score)), None)
 
     def title(self, rules, rid) -> str | None:
         """What record ``rid`` is called on the screen (its table's title, else its name), or None."""
@@ -121,11 +129,13 @@ def build(data: dict) -> Presentation:
                         panels={k: list(v) for k, v in data.get("panels", {}).items()},
                         records=dict(data.get("records", {})),
                         score_parts=tuple(score.get("parts", ())), score_rest=score.get("rest"),
+                        score_keys=tuple(tuple(k) for k in score.get("keys", ())),
                         titles=dict(data.get("titles", {})), details=frozenset(data.get("details", ())),
                         members={k: list(v) for k, v in data.get("members", {}).items()},
                         opponent_lines=data.get("opponent_lines", 1),
                         cards=tuple(data.get("cards", ())), words=dict(data.get("words", {})),
-                        layouts={k: dict(v) for k, v in data.get("layouts", {}).items()})
+                        layouts={k: dict(v) for k, v in data.get("layouts", {}).items()},
+                        tallies={k: dict(v) for k, v in data.get("tallies", {}).items()})
 
 
 def check(rules, source, problems) -> None:
@@ -170,6 +180,14 @@ def check(rules, source, problems) -> None:
         for key in ("row", "size"):
             if key in layout:
                 need(layout[key], fields, ("layouts", name, key), f"is not a field of table '{layout['table']}'")
+    for name, tally in data.get("tallies", {}).items():
+        need(name, every, ("tallies", name), "is not a declared component")
+        need(tally["table"], set(rules.table_specs), ("tallies", name, "table"), "is not a table")
+        fields = rules.table_specs.get(tally["table"], {}).get("fields", {})
+        if tally["table"] in rules.table_specs and "enum" not in fields.get(tally["field"], {}):
+            problems.add("unknown-name", f"'{tally['field']}' is not a field of table '{tally['table']}' "
+                         "with an enum", source, ("tallies", name, "field"),
+                         hint=did_you_mean(tally["field"], sorted(f for f in fields if "enum" in fields[f])))
     for section in ("records", "titles"):
         for table, template in data.get(section, {}).items():
             _check_template(rules, source, problems, need, section, table, template)
