@@ -71,6 +71,16 @@ def test_info_json():
     assert data["expansions"] == []
 
 
+def test_info_lists_each_choosable_record_with_its_text():
+    result = run("info", "secret-societies", "--format", "json")
+    factions = json.loads(result.output)["options"]["factions"]["records"]
+    assert [r["id"] for r in factions] == ["influencers", "stonesmiths", "robots", "aliens",
+                                            "reptilians", "vampires", "illuminati", "tech_bros"]
+    assert all(len(r["text"]) > 40 and "not implemented" not in r["text"] for r in factions)
+    text = run("info", "secret-societies").output
+    assert "Tech Bros (tech_bros): " in text and "drone" in text
+
+
 def test_info_unknown_game():
     result = run("info", "no_such_game")
     assert result.exit_code == 2

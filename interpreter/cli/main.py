@@ -127,12 +127,20 @@ def _info(rules) -> dict:
                          "description": spec.get("description", "")}
         if spec.get("table"):
             options[name]["table"] = spec["table"]
+            options[name]["records"] = [_record_info(rules, rid) for rid in allowed]
     return {"id": rules.id, "name": rules.title, "summary": rules.manifest.get("summary", ""),
             "version": rules.manifest.get("version"),
             "players": dict(rules.players), "options": options,
             "expansions": sorted(rules.manifest.get("expansions") or {}),
             "expansion_changes": {name: _expansion_info(rules, name)
                                   for name in sorted(rules.manifest.get("expansions") or {})}}
+
+
+def _record_info(rules, rid: str) -> dict:
+    """A choosable record as a player reads it: its id, name and text (its abilities, if any)."""
+    record = rules.entities.get(rid, {})
+    text = record.get("text")
+    return {"id": rid, "name": record.get("name", rid), "text": text if isinstance(text, str) else ""}
 
 
 def _expansion_info(rules, name: str) -> dict:
@@ -163,6 +171,9 @@ def _print_info(data: dict) -> None:
         _say(console, f"    values: {_values(spec)}")
         if spec["description"]:
             _say(console, f"    {spec['description']}")
+        for record in spec.get("records", []):
+            if record["text"]:
+                _say(console, f"      {record['name']} ({record['id']}): {record['text']}")
     console.print(f"expansions: {', '.join(data['expansions']) or 'none'}")
     for name, change in data["expansion_changes"].items():
         if "problems" in change:
