@@ -432,10 +432,16 @@ class Screen:
         for player in self.view["players"]:
             if player["seat"] == self.seat:
                 continue
-            items = entries(self.namer, player, "opponents")
+            scripted = player["seat"] >= self.game.people
+            panel = "scripted_opponents" if scripted and "scripted_opponents" in self.namer.look.panels \
+                else "opponents"
+            items = entries(self.namer, player, panel)
             values = [(l, v if k == "value" else "; ".join(v)) for k, l, v in items if k != "grid"]
+            values = [(l, v) for l, v in values if v]          # an empty pile says nothing
             name = Text(f"{player['name']} ", style="bold magenta")
             most = most or self.namer.look.opponent_lines
+            if not values and scripted:
+                continue                                     # a scripted seat with nothing to show
             if not values:
                 out.append(name.append_text(Text("(nothing you may see)", style="dim")))
             elif self.full or most > 1:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from ..diagnostics import did_you_mean
 from ..dsl.explain import explain
 
-PANELS = ("sheet", "table", "opponents", "scripted")
+PANELS = ("sheet", "table", "opponents", "scripted_opponents", "scripted")
 FIELD = re.compile(r"\{([a-z][a-z0-9_]*)(?:\?([^{}]*))?\}")   # {field}, or {field?words}: the words if set
 OPTIONAL = re.compile(r"\[([^\[\]]*)\]")   # a part of a template left out when a field in it is empty
 DEFAULT_TEXT = "{text}"          # a record with a text field says it, unless the file says otherwise
