@@ -46,7 +46,16 @@ def result(game) -> dict:
     seats = range(len(game.state["players"]))
     scores = [value_of(game, game.rules.score_keys[0][0], i) for i in seats]
     standings = [standing(game, i) for i in seats]
-    best = max(standings)
-    winners = [i for i in seats if standings[i] == best]
-    ranks = [1 + sum(1 for other in standings if other > mine) for mine in standings]
+    ranked = [i for i in seats if i not in unranked(game)]
+    best = max(standings[i] for i in ranked)
+    winners = [i for i in ranked if standings[i] == best]
+    ranks = [1 + sum(1 for j in ranked if standings[j] > standings[i]) if i in ranked
+             else len(ranked) + 1 for i in seats]      # a seat that is no one's rival comes after all
     return {"scores": scores, "winners": winners, "ranks": ranks}
+
+
+def unranked(game) -> set:
+    """The scripted seats declared ``ranked: false``: they score, but never win nor place."""
+    specs = game.rules.scripted_seats
+    return {game.people + k for k, sid in enumerate(game.rules.scripted_for(game.people))
+            if specs[sid].get("ranked", True) is False}
