@@ -557,7 +557,7 @@ def option_grid(labels: list[str]):
         return None
     heads, middles, tails = found
     grid = Table(box=None, padding=(0, 1), show_edge=False, header_style="bold")
-    grid.add_column("")
+    grid.add_column("", no_wrap=True)             # a row a line: the headings wrap instead
     for head in heads:
         grid.add_column(head, justify="center")
     number = iter(range(1, len(labels) + 1))

@@ -27,6 +27,7 @@ from pathlib import Path
 from interpreter.agents import GreedyBot, RandomBot
 from interpreter.agents.driver import bot_mover, drive, random_mover, replay_mover
 from interpreter.content.ruleset import available, load_ruleset
+from interpreter.engine import scoring
 from interpreter.engine.game import Game
 
 FIXTURES = Path(__file__).resolve().parents[1] / "rulesets"
@@ -216,9 +217,11 @@ def check_result(game) -> None:
     scores, winners, ranks = result["scores"], result["winners"], result["ranks"]
     assert len(scores) == len(ranks) == seats, result
     standings = [game.standing(i) for i in range(seats)]     # the score (and tie-breaks), higher better
-    best = max(standings)
-    assert winners == [i for i, s in enumerate(standings) if s == best], result
-    assert ranks == [1 + sum(other > s for other in standings) for s in standings], result
+    rivals = [i for i in range(seats) if i not in scoring.unranked(game)]   # not a `ranked: false` seat
+    best = max(standings[i] for i in rivals)
+    assert winners == [i for i in rivals if standings[i] == best], result
+    assert ranks == [1 + sum(standings[j] > standings[i] for j in rivals) if i in rivals
+                     else len(rivals) + 1 for i in range(seats)], result
     score = game.rules.score
     if isinstance(score, str) and score in game.rules.counters:
         assert scores == [sheet["counters"][score] for sheet in _sheets(game)], result
