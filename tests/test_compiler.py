@@ -3,8 +3,11 @@ content never becomes code, and the budgets still stop runaway content."""
 from __future__ import annotations
 
 import json
+import os
 import random
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -246,3 +249,25 @@ def test_the_cache_keeps_only_the_newest_programs(tmp_path, monkeypatch):
     for k in range(4):                               # four programs: four sources, four files written
         codegen.compiled_code(f"x = {k}\n", "<test>")
     assert len(list((tmp_path / "cache").glob("code-*.marshal"))) == 2
+
+
+def test_code_generated_before_the_engine_is_imported_runs_the_same(tmp_path):
+    """`simulate --jobs` generates a ruleset's code before any game exists (so forked workers
+    share it); the generator must see the whole statement table then, as a game would."""
+    script = (
+        "from interpreter.content.ruleset import load_ruleset\n"
+        "from interpreter.engine import codegen\n"
+        "rules = load_ruleset('lairs')\n"
+        "codegen.program_of(rules)\n"
+        "from interpreter.engine.game import Game\n"
+        "from interpreter.agents.driver import drive, random_mover\n"
+        "game = Game.new(rules, players=4, seed=1)\n"
+        "drive(game, random_mover(1))\n"
+        "print(game.to_json()[-200:])\n")
+    env = dict(os.environ, RULEBOOK_CACHE_DIR=str(tmp_path))
+    first = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                           env=env, timeout=300)
+    assert first.returncode == 0, first.stderr
+    again = subprocess.run([sys.executable, "-c", script.replace("codegen.program_of(rules)\n", "")],
+                           capture_output=True, text=True, env=env, timeout=300)
+    assert again.returncode == 0 and again.stdout == first.stdout

@@ -299,7 +299,7 @@ class _Generator:
 
     def __init__(self, rules):
         from .evaluate import Ctx, evaluate, index      # evaluate imports compile, as this module does
-        from . import machine
+        from . import machine, statements  # noqa: F401 (statements fills machine.SIMPLE, read below)
         self.rules = rules
         self.machine = machine
         self.namespace: dict = {
