@@ -10,6 +10,8 @@ into the whole (``read_rows``, ``merge``).
 """
 from __future__ import annotations
 
+import gc
+
 import functools
 import json
 import os
@@ -56,6 +58,7 @@ def run(rules, plan: Plan, which: list[int], jobs: int = 1, advance=lambda: None
         codegen.program_of(rules)              # generated once, here, before the workers fork
     context = _fork()
     _worker.update(plan=plan, rules=rules)
+    gc.freeze()                  # forked workers then leave the parent's objects (and pages) alone
     start = {} if context is not None else {"initializer": _start, "initargs": (plan,)}
     chunk = max(1, min(4, len(which) // (jobs * 8)))   # small: no worker idles long at the end
     try:
@@ -67,6 +70,7 @@ def run(rules, plan: Plan, which: list[int], jobs: int = 1, advance=lambda: None
                 advance()
     finally:
         _worker.clear()
+        gc.unfreeze()
     return rows
 
 
