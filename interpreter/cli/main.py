@@ -403,7 +403,10 @@ def _print_result(console, setup, match) -> None:
     result = match.result
     extra = setup.rules.manifest.get("show", [])
     table = _table("seat", "who", "score", "place", *extra)
+    from ..engine.scoring import unranked
     for i, score in enumerate(result["scores"]):
+        if i in unranked(match):
+            continue                              # a seat that is no one's rival (ranked: false)
         who = setup.seats[i] if i < match.people else "scripted"
         shown = [str(match.state["players"][i]["vars"].get(v, "")) for v in extra]
         table.add_row(match.seat_name(i), who, _score_text(score), str(result["ranks"][i]), *shown)

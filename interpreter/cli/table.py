@@ -18,6 +18,7 @@ from rich.rule import Rule
 from rich.table import Table
 from rich.text import Text
 
+from ..engine import scoring
 from ..mechanics import COMPONENTS
 from ..model.values import decode, describe
 from . import render
@@ -664,7 +665,8 @@ def score_table(game) -> Table:
     """The final scores: one column per seat, best first; a row per part of the breakdown."""
     look = game.rules.presentation
     result = game.result
-    order = sorted(range(len(result["scores"])), key=lambda i: result["ranks"][i])
+    rivals = [i for i in range(len(result["scores"])) if i not in scoring.unranked(game)]
+    order = sorted(rivals, key=lambda i: result["ranks"][i])
     table = Table(title="Final scores", title_justify="left", box=None, padding=(0, 2, 0, 0),
                   title_style="bold cyan")
     table.add_column("", style="bold", no_wrap=True, min_width=14)
