@@ -27,6 +27,7 @@ LOG_MAX = 8                    # at most this many lines of what happened, befor
 RIVAL_ROOM = 8                 # lines card texts give way to, for the rivals (a few lines each)
 BOARD_GAP = 2
 KEYS = "(? help, u undo, q quit)"
+HANG = 4                       # how far a wrapped text's later lines are indented
 PANEL = "bold cyan"
 
 
@@ -382,16 +383,24 @@ class Screen:
             parts.append(part)
             room -= len(part)
         for k, (label, names, lines) in enumerate(sections):
-            extra = sum(height(console, line) for line in lines) - len(lines)
+            whole = [row for line in lines for row in self._hanging(console, line)]
+            extra = len(whole) - len(lines)
             if not parts[k]:
                 continue
             if len(lines) == 1 and 0 < extra <= room:
-                parts[k] = lines
+                parts[k] = whole
                 room -= extra
             elif len(parts[k]) == 1 + len(lines) and 0 < extra <= room:
-                parts[k] = [Text(label, style=PANEL), *lines]
+                parts[k] = [Text(label, style=PANEL), *whole]
                 room -= extra
         return [line for part in parts for line in part]
+
+    def _hanging(self, console, line: Text) -> list:
+        """A whole text in lines of the screen's width, the later ones indented under its start."""
+        rows = list(line.wrap(console, self.width - HANG))
+        for row in rows[1:]:
+            row.pad_left(HANG)
+        return rows
 
     def _cut(self, line: Text) -> Text:
         line = line.copy()
