@@ -29,7 +29,6 @@ class Step(NamedTuple):
 def drive(game, move: Callable, *, on_step: Callable | None = None, until: Callable | None = None,
           max_steps: int = MAX_STEPS) -> int:
     """Let ``move`` decide until the game is over or ``until(game)``; returns the decisions taken."""
-    history = game.state["history"]
     steps = 0
     while not game.over and not (until and until(game)):
         if steps >= max_steps:
@@ -40,11 +39,12 @@ def drive(game, move: Callable, *, on_step: Callable | None = None, until: Calla
         if on_step:                        # its labels are read after the answer: build them now
             for decision in pending:
                 decision.options.freeze()
-        before = len(history)
+        before = game.answered()[0]
         move(game, pending)
-        if len(history) != before + 1:
+        count, last = game.answered()
+        if count != before + 1:
             raise RuntimeError("the mover did not answer exactly one decision")
-        player, index = history[-1]
+        player, index = last
         steps += 1
         if on_step:
             decision = next(d for d in pending if d.player == player)
@@ -82,6 +82,6 @@ def bot_mover(bots: dict, fallback: Callable | None = None) -> Callable:
 def replay_mover(actions: list) -> Callable:
     """The recorded ``[player, index]`` pairs, in order, after those already in the history."""
     def move(game, pending):
-        player, index = actions[len(game.state["history"])]
+        player, index = actions[game.answered()[0]]
         game.apply(player, index)
     return move

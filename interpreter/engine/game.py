@@ -147,6 +147,8 @@ class Game:
             self.functions[name] = generated.get(name) or _user_function(name, params, tree)
         self.memo: dict = {}       # results of the ruleset's functions while the state stands still
         self._partial = None       # apply's checkpoint of one player's sheet (see _checkpoint)
+        self._sealed = False       # only the engine has read the state: a failed call is undone by replay
+        self._base = None          # the sealed game's last saved position (see _replay_point)
         self.queued: list = []     # programs the running statement asked to run next (never saved)
         self.pause = None          # scenarios: stop(game) -> bool, asked after each statement
         self.paused = False        # stopped between statements by ``pause`` (see ``resume``)
@@ -180,7 +182,7 @@ class Game:
         zones.start_filled(game)
         machine.push(game, state["flow"]["main"], rules.start)
         machine.run(game)
-        return game
+        return _sealed(game)
 
     @classmethod
     def load(cls, rules, state: dict) -> "Game":
@@ -198,11 +200,11 @@ class Game:
 
     def to_json(self) -> str:
         # Key order is kept (not sorted), so records read back exactly as they were.
-        return json.dumps(self.state, separators=(",", ":"), ensure_ascii=False, default=encode)
+        return json.dumps(self.__dict__["state"], separators=(",", ":"), ensure_ascii=False, default=encode)
 
     def to_data(self) -> dict:
         """The state as pure JSON data: engine values written as ``{"$": kind, ...}``."""
-        return to_plain(self.state)
+        return to_plain(self.__dict__["state"])
 
     @classmethod
     def from_json(cls, rules, text: str) -> "Game":
@@ -219,10 +221,10 @@ class Game:
         if isinstance(data, dict) and list(data.get("expansions") or []) != list(rules.expansions):
             raise StateError(_expansions_differ(rules, data.get("expansions") or []))
         check_state(rules, data)
-        return cls.load(rules, json.loads(text, object_hook=decode))
+        return _sealed(cls.load(rules, json.loads(text, object_hook=decode)))
 
     def clone(self) -> "Game":
-        return Game(self.rules, plain_copy(self.state))
+        return _sealed(Game(self.rules, plain_copy(self.__dict__["state"])))
 
     # ------------------------------------------------------------- seats
     def seat_name(self, i: int) -> str:
@@ -241,7 +243,7 @@ class Game:
     # ------------------------------------------------------------- deciding
     @property
     def over(self) -> bool:
-        return self.state["result"] is not None
+        return self.__dict__["state"]["result"] is not None
 
     @property
     def result(self) -> dict | None:
@@ -249,14 +251,14 @@ class Game:
 
         ``returns`` (floats, see engine/returns.py) are worked out here, never stored.
         """
-        result = self.state["result"]
+        result = self.__dict__["state"]["result"]
         if result is None:
             return None
         from .returns import returns_of
         return {**result, "returns": returns_of(self, result)}
 
     def _threads(self):
-        flow = self.state["flow"]
+        flow = self.__dict__["state"]["flow"]
         return flow["threads"] or [flow["main"]]
 
     def pending(self) -> list[Decision]:
@@ -288,6 +290,12 @@ class Game:
                 self.thread = saved
         return Labels(count, fetch)
 
+    def answered(self) -> tuple[int, list | None]:
+        """How many answers the game has had, and the last one (``[player, index]``), read
+        without ``state`` (reading it makes a sealed game copy before every call)."""
+        history = self.__dict__["state"]["history"]
+        return len(history), (list(history[-1]) if history else None)
+
     def decision_for(self, player: int) -> Decision | None:
         for d in self.pending():
             if d.player == player:
@@ -308,19 +316,29 @@ class Game:
         does (an InternalError), the state, history and log included, is
         exactly what it was before.
         """
+        if self.__class__ is not _Sealed:
+            return self._apply(player, choice)
+        self.__class__ = Game                  # the engine's own reads of the state for this call
+        try:
+            return self._apply(player, choice)
+        finally:
+            if self._sealed:
+                self.__class__ = _Sealed
+
+    def _apply(self, player: int, choice) -> None:
         th = self._waiting_thread(self._seat(player))
         labels = self._labels(th)
         index = self._index(choice, labels)
         label = labels[index]                  # built before anything changes: it may fail
+        self._all_or_nothing(th, lambda: self._answer(th, player, index, label))
 
-        def answer():
-            self.memo.clear()
-            self.state["history"].append([player, index])
-            self.thread = th
-            telling.log_choice(self, th, th["frames"][-1], player, f"{self.seat_name(player)} chose: {label}")
-            machine.answer(self, th, index)
-            machine.run(self)
-        self._all_or_nothing(th, answer)
+    def _answer(self, th: dict, player: int, index: int, label: str) -> None:
+        self.memo.clear()
+        self.state["history"].append([player, index])
+        self.thread = th
+        telling.log_choice(self, th, th["frames"][-1], player, f"{self.seat_name(player)} chose: {label}")
+        machine.answer(self, th, index)
+        machine.run(self)
 
     def resume(self) -> None:
         """Run on to the next decisions after a stop between statements (``pause``)."""
@@ -357,6 +375,39 @@ class Game:
         return player
 
     def _checkpoint(self, th: dict | None) -> tuple:
+        """What a failed call restores: a replay point if the game is sealed, else a copy."""
+        if self._sealed:
+            if self.pause is None and self.forced is None and self.tracer is None:
+                return self._replay_point()
+            self._expose()                     # a scenario's stop or a trace would not replay alike
+        return self._copied(th)
+
+    def _replay_point(self) -> tuple:
+        """Where a sealed game stands, cheaply: a failed call goes back to the saved position and
+        replays the answers given since (same state + same answers = same game).
+
+        The saved position (``_base``: the state but its log and history, pickled, and their
+        lengths) is taken again every ``REPLAY_SPAN`` answers, so a replay stays short.
+        """
+        state = self.state
+        n_history = len(state["history"])
+        base = self._base
+        if base is None or n_history - base[3] >= REPLAY_SPAN:
+            self._base = (list(state), _pickled({key: value for key, value in state.items()
+                                                 if key != "log" and key != "history"}),
+                          len(state["log"]), n_history)
+        flow = state["flow"]
+        return (_REPLAY, len(state["log"]), n_history, state["rng"], self.thread, flow["main"],
+                flow["threads"])
+
+    def _expose(self) -> None:
+        """Someone outside the engine has the state now (and may write it): copy before each call."""
+        self._sealed = False
+        self._base = None
+        if self.__class__ is _Sealed:
+            self.__class__ = Game
+
+    def _copied(self, th: dict | None) -> tuple:
         """What a failed call restores, taken cheaply (``apply`` runs at every decision).
 
         The log and history only grow: their lengths are kept. In the flow,
@@ -393,6 +444,8 @@ class Game:
 
     def _restore(self, saved: tuple) -> None:
         """Put back what ``_checkpoint`` took, in the same key order (so ``to_json`` is equal)."""
+        if saved[0] is _REPLAY:
+            return self._replay_back(saved)
         keys, n_log, n_history, pickled, flow, th, thread, partial = saved
         state = self.state
         log, history = state["log"], state["history"]
@@ -416,6 +469,35 @@ class Game:
         self.thread = thread
         self.memo.clear()
         self.queued.clear()
+
+    def _replay_back(self, saved: tuple) -> None:
+        """Back to ``_replay_point``: the saved position, then the answers given after it, again."""
+        _, n_log, n_history, rng, thread, main, threads = saved
+        keys, pickled, base_log, base_history = self._base
+        state = self.state
+        log, history = state["log"], state["history"]
+        answers = history[base_history:n_history]
+        del log[base_log:]
+        del history[base_history:]
+        parts = pickle.loads(pickled)
+        parts.update(log=log, history=history)
+        state.clear()
+        state.update((key, parts[key]) for key in keys)
+        self.thread = None
+        self.memo.clear()
+        self.queued.clear()
+        try:
+            for player, index in answers:
+                th = self._waiting_thread(player)
+                self._answer(th, player, index, self._labels(th)[index])
+        except Exception as exc:
+            raise InternalError(f"a failed call could not be undone: replaying an answer raised "
+                                f"{type(exc).__name__}: {exc}") from exc
+        if (len(log), len(history), state["rng"]) != (n_log, n_history, rng):
+            raise InternalError("a failed call could not be undone: the replay came out different")
+        flow = state["flow"]                   # the running thread, found again by its place
+        self.thread = (None if thread is None else flow["main"] if thread is main
+                       else next((t for t, old in zip(flow["threads"], threads) if old is thread), None))
 
     def _waiting_thread(self, player: int) -> dict:
         if self.over:
@@ -672,6 +754,38 @@ class Game:
         scope.setdefault("self", None if player is None else Player(player))
         return evaluate(tree, Ctx(self, scope))
 
+
+class _Sealed(Game):
+    """A game whose state nothing outside the engine has read (``Game.new``, ``from_json``,
+    ``clone``): a failed call is undone by replaying from a saved position, so a call costs
+    no copy. Reading (or setting) ``game.state`` from outside makes it a plain ``Game`` for
+    good, whose calls copy first (``Game._copied``): whoever holds the state may write it
+    between calls, and a replay would not know. While a call runs the game is a plain ``Game``
+    (the engine's own reads are plain attribute reads)."""
+
+    __slots__ = ()
+
+    @property
+    def state(self) -> dict:
+        self._expose()
+        return self.__dict__["state"]
+
+    @state.setter
+    def state(self, value: dict) -> None:
+        self._expose()
+        self.__dict__["state"] = value
+
+
+def _sealed(game: Game) -> Game:
+    """``game`` sealed (see ``_Sealed``): only a plain ``Game`` is (a subclass stays as it is)."""
+    if type(game) is Game:
+        game._sealed = True
+        game.__class__ = _Sealed
+    return game
+
+
+REPLAY_SPAN = 64        # answers replayed at most to undo a failed call (a new position is saved then)
+_REPLAY = "replay"      # marks a replay point (Game._replay_point)
 
 _KEPT_APART = ("log", "history", "flow")      # restored by other means than a copy (see _checkpoint)
 
