@@ -274,21 +274,22 @@ class Game:
         """The lazy labels of ``th``'s pending decision (a state saved with them built reads them)."""
         p = th["pending"]
         count = p["count"] if "count" in p else len(p["labels"])
+        return Labels(count, lambda ks: self._fetch(th, p, ks))
 
-        def fetch(ks):
-            if th["pending"] is not p:
-                raise RuntimeError("this decision was answered or worked out again: read its "
-                                   "options before answering it (or freeze them)")
-            saved = self.thread
-            self.thread = th
-            budget.reset(self)                 # outside a run: the labels get a budget of their own
-            try:
-                return machine.labels(self, th, ks)
-            except RuleError as exc:
-                raise machine.located(self, exc, self.rules.nodes[th["frames"][-1]["n"]]) from None
-            finally:
-                self.thread = saved
-        return Labels(count, fetch)
+    def _fetch(self, th: dict, p: dict, ks) -> list:
+        """Labels ``ks`` (None: all) of ``th``'s decision ``p``, which must still be waiting."""
+        if th["pending"] is not p:
+            raise RuntimeError("this decision was answered or worked out again: read its "
+                               "options before answering it (or freeze them)")
+        saved = self.thread
+        self.thread = th
+        budget.reset(self)                 # outside a run: the labels get a budget of their own
+        try:
+            return machine.labels(self, th, ks)
+        except RuleError as exc:
+            raise machine.located(self, exc, self.rules.nodes[th["frames"][-1]["n"]]) from None
+        finally:
+            self.thread = saved
 
     def answered(self) -> tuple[int, list | None]:
         """How many answers the game has had, and the last one (``[player, index]``), read
@@ -327,9 +328,12 @@ class Game:
 
     def _apply(self, player: int, choice) -> None:
         th = self._waiting_thread(self._seat(player))
-        labels = self._labels(th)
-        index = self._index(choice, labels)
-        label = labels[index]                  # built before anything changes: it may fail
+        p = th["pending"]
+        if type(choice) is int and "count" in p and 0 <= choice < p["count"]:
+            index = choice                     # the usual answer, checked without a Labels
+        else:
+            index = self._index(choice, self._labels(th))
+        label = self._fetch(th, p, (index,))[0]    # built before anything changes: it may fail
         self._all_or_nothing(th, lambda: self._answer(th, player, index, label))
 
     def _answer(self, th: dict, player: int, index: int, label: str) -> None:
@@ -500,9 +504,11 @@ class Game:
                        else next((t for t, old in zip(flow["threads"], threads) if old is thread), None))
 
     def _waiting_thread(self, player: int) -> dict:
-        if self.over:
+        state = self.__dict__["state"]
+        if state["result"] is not None:
             raise IllegalAction("the game is over")
-        for th in self._threads():
+        flow = state["flow"]
+        for th in flow["threads"] or [flow["main"]]:
             if th["pending"] is not None and th["pending"]["player"] == player:
                 return th
         waiting = sorted({d.player for d in self.pending()})
@@ -579,7 +585,7 @@ class Game:
         """
         th = self.thread
         if to is None and th is not None:
-            if any(t is th for t in self.state["flow"]["threads"]):
+            if telling.in_block(self, th):
                 to = [th["envs"][0]["self"].seat]
             elif private:
                 me = th["envs"][-1].get("self")
@@ -604,7 +610,7 @@ class Game:
         as every line written there does: the others see the block's start.
         """
         th = self.thread
-        if th is not None and any(t is th for t in self.state["flow"]["threads"]):
+        if th is not None and telling.in_block(self, th):
             return self.log(text)
         key = f"{section}:{name}"
         to = None
@@ -620,7 +626,7 @@ class Game:
         where = f"from {self.describe(source)} to {self.describe(target)}"
         named = ", ".join(self.rules.entities.get(c, {}).get("name") or self.describe(c) for c in cards)
         th = self.thread
-        if th is not None and any(t is th for t in self.state["flow"]["threads"]):
+        if th is not None and telling.in_block(self, th):
             return self.log(f"{named} {where}")
         seats = range(len(self.state["players"]))
         see = [i for i in seats if self._shows_cards(source, i) or self._shows_cards(target, i)]
@@ -652,7 +658,7 @@ class Game:
         if owner is None or th is None or not self.state["flow"]["threads"]:
             return
         me = th["envs"][0]["self"]
-        if me is not None and me.seat != owner and any(t is th for t in self.state["flow"]["threads"]):
+        if me is not None and me.seat != owner and telling.in_block(self, th):
             raise RuleError(f"inside 'simultaneously', {self.seat_name(me.seat)}'s turn cannot "
                             f"change {self.seat_name(owner)}'s {what}: others must not see it "
                             "before all have chosen (note it on the acting player, settle it after)")

@@ -64,10 +64,13 @@ def run(game) -> None:
             return
         threads = flow["threads"]
         if threads:
+            going = False
             for th in threads:
                 if th["frames"] and th["pending"] is None:
                     _run_thread(game, th)
-            if any(th["frames"] for th in threads):
+                if th["frames"]:           # a loop, not any(...): this runs at every answer
+                    going = True
+            if going:
                 return
             _join(game)
             continue

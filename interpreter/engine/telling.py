@@ -23,10 +23,18 @@ from ..dsl import ast
 TOLD = ("openly", "secretly", "sealed")
 
 
+def in_block(game, th) -> bool:
+    """Whether ``th`` is one of the open ``simultaneously`` block's threads (the same object)."""
+    for t in game.state["flow"]["threads"]:        # a loop, not any(...): this runs at every answer
+        if t is th:
+            return True
+    return False
+
+
 def block_player(game) -> int | None:
     """The seat whose thread is running inside an open ``simultaneously`` block, or None."""
     th = game.thread
-    if th is None or not any(t is th for t in game.state["flow"]["threads"]):
+    if th is None or not in_block(game, th):
         return None
     me = th["envs"][0].get("self")
     return None if me is None else me.seat
@@ -70,7 +78,7 @@ def told(game, node, blocked: bool) -> str:
 
 def log_choice(game, th: dict, frame: dict, player: int, text: str) -> None:
     """The line saying what ``player`` chose at ``frame`` of ``th``, told as that choice declares."""
-    blocked = any(t is th for t in game.state["flow"]["threads"])
+    blocked = in_block(game, th)
     how = told(game, game.rules.nodes[frame["n"]], blocked)
     if how == "openly":
         game.state["log"].append({"text": text, "to": None})
