@@ -281,8 +281,10 @@ class Game:
         if th["pending"] is not p:
             raise RuntimeError("this decision was answered or worked out again: read its "
                                "options before answering it (or freeze them)")
-        saved = self.thread
+        saved, sealed = self.thread, self.__class__ is _Sealed
         self.thread = th
+        if sealed:                         # labels are strings: reading them hands out no state
+            self.__class__ = Game
         budget.reset(self)                 # outside a run: the labels get a budget of their own
         try:
             return machine.labels(self, th, ks)
@@ -290,6 +292,8 @@ class Game:
             raise machine.located(self, exc, self.rules.nodes[th["frames"][-1]["n"]]) from None
         finally:
             self.thread = saved
+            if sealed:
+                self.__class__ = _Sealed
 
     def answered(self) -> tuple[int, list | None]:
         """How many answers the game has had, and the last one (``[player, index]``), read

@@ -379,8 +379,11 @@ def labels(game, th, ks=None) -> list:
         return _labels(game, th, ks)
     state, me = game.state, th["envs"][0]["self"].seat
     live = {key: state[key] for key in game.table_keys}
-    state.update({key: snapshot[key] for key in game.table_keys if key != "players"})
-    state["players"] = [p if i == me else snapshot["players"][i] for i, p in enumerate(live["players"])]
+    players = list(snapshot["players"])        # the others as the block began, the player live
+    players[me] = live["players"][me]
+    for key in game.table_keys:
+        state[key] = snapshot[key]
+    state["players"] = players
     game.memo.clear()
     try:
         return _labels(game, th, ks)
