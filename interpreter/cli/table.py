@@ -492,7 +492,13 @@ class Screen:
         title = "Since your last turn" + (f" ({skipped} earlier: ? shows them)" if skipped else "")
         lines = [Text(title, style=PANEL)]
         for entry in shown:
-            line = Text("  " + self.namer.words(entry), style="dim")
+            text, place = _placed(entry)
+            line = Text("  " + self.namer.words(text), style="dim")
+            if place:                                # a traced line: its place stays in sight
+                if len(place) + 3 > self.width * 2 // 3:
+                    place = place.split(" [")[0]     # its rule ids give way first
+                line.truncate(max(self.width - len(place) - 3, self.width // 3), overflow="ellipsis")
+                line.append(" · " + place, style="cyan")
             line.truncate(self.width, overflow="ellipsis")
             lines.append(line)
         return lines
@@ -600,6 +606,15 @@ def _rows(rules, layout) -> list:
     for rid, record in records:
         rows.setdefault(record.get(layout["row"]), []).append((rid, record))
     return sorted(rows.items(), key=lambda p: p[0], reverse=True)
+
+
+PLACE = re.compile(r"  · (\S+:\d+(?: \[[^\]]*\])?)$")      # a traced log line's file:line [rule ids]
+
+
+def _placed(entry: str) -> tuple[str, str]:
+    """A log line and the place ``--trace`` put after it (workbench/trace.annotated), or ''."""
+    found = PLACE.search(entry)
+    return (entry[:found.start()], found.group(1)) if found else (entry, "")
 
 
 def height(console, renderable) -> int:

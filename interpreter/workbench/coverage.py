@@ -3,10 +3,11 @@
 Games are traced through the engine's trace hook (``Game.tracer``, see
 ``trace.py``): each statement a block runs, an ``if`` that took no branch,
 a ``choose`` filter that kept or left out a value, and the arm of an
-``if c then a else b`` expression that ran, recorded by node number, which is the
-same on every load of the same ruleset. A branch is a block (a program, the
-body of an ``if`` arm, a loop's body, an option), an ``if`` without
-``else`` taking no arm, either arm of an ``if`` expression, or either
+``if c then a else b`` expression that ran and the right side of an ``and``/``or``
+evaluated, recorded by node number, which is the same on every load of the
+same ruleset. A branch is a block (a program, the body of an ``if`` arm, a
+loop's body, an option), an ``if`` without ``else`` taking no arm, either arm
+of an ``if`` expression, the right side of an ``and``/``or``, or either
 outcome of a ``choose`` filter. A record ran when one of its effect texts
 did; a rule id ran when it is cited on a line of a block that ran, or by a
 record that ran. A simulated game is traced alone: the copies a bot's
@@ -113,7 +114,8 @@ def report(rules, runs: dict[str, set]) -> dict:
 
 
 # What each kind of branch is called, and the trace point that says it ran.
-BRANCH_KINDS = ("block", "no arm of the if", "then", "else", "choice kept", "choice left out")
+BRANCH_KINDS = ("block", "no arm of the if", "then", "else", "choice kept", "choice left out",
+                "right side of and", "right side of or")
 
 
 def branches(rules) -> dict:
@@ -139,6 +141,9 @@ def branches(rules) -> dict:
             elif kind is ast.Conditional:
                 found.setdefault((nid, "then"), (name, node.then, "then", (nid, "then")))
                 found.setdefault((nid, "else"), (name, node.orelse, "else", (nid, "else")))
+            elif kind is ast.BoolOp:                 # short-circuit: the right side may never run
+                found.setdefault((nid, "right"), (name, node.right, f"right side of {node.op}",
+                                                  (nid, "right")))
             elif kind is ast.ChooseIn and node.cond is not None:
                 found.setdefault((nid, "kept"), (name, node.cond, "choice kept", (nid, "kept")))
                 found.setdefault((nid, "dropped"), (name, node.cond, "choice left out",
