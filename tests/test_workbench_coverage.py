@@ -116,3 +116,19 @@ def test_coverage_reports_a_never_evaluated_right_side_of_or(tmp_path, monkeypat
                      ("right side of and", f"{flow}:{live[0]}:{live[1]}"): True}
     text = CliRunner().invoke(cli, ["coverage", str(folder), "-n", "2"]).stdout
     assert f"flow.yaml:{dead[0]}:{dead[1]}: start, right side of or (never)" in text
+
+
+@pytest.mark.parametrize("game", ["goofspiel", "toy"])
+def test_coverage_on_several_cores_equals_one(tmp_path, game):
+    """`-j 2` plays the simulated games in two processes (workbench/parallel.py, as simulate
+    does); each game's row brings back what it ran, so the report is the same bytes."""
+    where = game if game == "goofspiel" else str(dead_toy(tmp_path))
+    outputs = {}
+    for jobs in ("1", "2"):
+        result = CliRunner().invoke(cli, ["coverage", where, "-n", "5", "-j", jobs, "--format", "json"])
+        assert result.exit_code == 0, result.output
+        outputs[jobs] = result.stdout
+    assert outputs["1"] == outputs["2"]
+    figures = json.loads(outputs["1"])
+    ran, total = figures["summary"]["branches"]["simulations"]
+    assert 0 < ran <= total and (ran < total) == (game == "toy")      # the toy's dead branch

@@ -44,13 +44,23 @@ def tracing(load):
             yield rules, hits
 
 
-def play(rules, plan, which, hits, advance=lambda: None) -> None:
-    """Play games ``which`` of ``plan``, each traced alone (not its bots' look-ahead copies)."""
-    from .balance import play_row
+def play(rules, plan, which, hits, advance=lambda: None, jobs: int = 1) -> None:
+    """Play games ``which`` of ``plan`` in ``jobs`` processes (``parallel.run``, as simulate does),
+    each traced alone (not its bots' look-ahead copies), and add what they ran to ``hits``.
+
+    Each game's row brings back its own hits; their union is the same for any ``jobs``.
+    A worker must be a fork of this process, whose ruleset was compiled with the
+    trace points of expressions (``tracing``); where processes cannot fork, one plays all.
+    """
+    import dataclasses
+    import multiprocessing
+    from .parallel import run
+    if "fork" not in multiprocessing.get_all_start_methods():
+        jobs = 1                       # a fresh worker would load the ruleset without them
     with every_game(None):
-        for k in which:
-            play_row(rules, plan, k, tracer=hits)
-            advance()
+        rows = run(rules, dataclasses.replace(plan, trace=True), list(which), jobs, advance)
+    for row in rows:
+        hits.hits.update((nid, arm) for nid, arm in row["hits"])
 
 
 def rule_ids(text: str) -> set[str]:
