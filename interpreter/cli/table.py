@@ -214,9 +214,27 @@ def flowing(items: list[tuple[str, str]], width: int) -> Text:
             text.append(" · ", style="dim")
             used += 3
         text.append(label + " ", style="bold")
-        text.append(value)
-        used += piece
+        used = _listed(text, value, used + len(label) + 1, width)
     return text
+
+
+def _listed(text: Text, value: str, used: int, width: int) -> int:
+    """Append ``value``; a list too long for the line breaks after a comma, not inside a name."""
+    if used + len(value) <= width or ", " not in value:
+        text.append(value)
+        return used + len(value)
+    parts = value.split(", ")
+    for k, part in enumerate(parts):
+        piece = part + ("," if k < len(parts) - 1 else "")
+        if k and used + 1 + len(piece) > width:
+            text.append("\n")
+            used = 0
+        elif k:
+            text.append(" ")
+            used += 1
+        text.append(piece)
+        used += len(piece)
+    return used
 
 
 def flowing_words(words: list[str], width: int) -> Text:
@@ -254,7 +272,7 @@ class Screen:
         self.game, self.seat, self.width, self.full = game, seat, width, full
         self.namer = Namer(game)
         self.view = game.view(seat)
-        self.log = log
+        self.log = [line for line in log if self.namer.look.shown(_placed(line)[0])]
 
     def header(self) -> Rule:
         g = self.game
