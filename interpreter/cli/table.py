@@ -253,14 +253,18 @@ def flowing_words(words: list[str], width: int) -> Text:
     return text
 
 
-def blocks(text: Text, items) -> None:
-    """Append each ``lines`` entry to ``text``: its label, then its lines indented."""
+def blocks(text: Text, items, width: int = 10_000) -> None:
+    """Append each ``lines`` entry to ``text``: its label, then its lines indented (a line
+    too long for ``width`` goes on under its own start, further in)."""
+    import textwrap
     for kind, label, lines in items:
         if kind != "lines" or not lines:
             continue
         text.append(f"\n{label}", style="bold")
         for line in lines:
-            text.append(f"\n  {line}")
+            wrapped = textwrap.wrap(line, width, initial_indent="  ", subsequent_indent=" " * HANG,
+                                    break_on_hyphens=False) or ["  "]
+            text.append("\n" + "\n".join(wrapped))
 
 
 # ---------------------------------------------------------------- the screen
@@ -296,12 +300,12 @@ class Screen:
         right = Text()
         right.append(f"You ({self.game.seat_name(self.seat)})\n", style=PANEL)
         right.append_text(flowing([(l, v) for k, l, v in mine if k == "value"], right_width))
-        blocks(right, mine)
+        blocks(right, mine, right_width)
         values = [(l, v) for k, l, v in table if k == "value"]
         if values or any(k == "lines" for k, _, _ in table):
             right.append("\nTable\n", style=PANEL)
             right.append_text(flowing(values, right_width))
-            blocks(right, table)
+            blocks(right, table, right_width)
         scripted = self.game.seat_names[self.game.people:]
         values = [(l, v) for k, l, v in entries(self.namer, self.view, "scripted") if k == "value"]
         if scripted and values and "scripted" in self.namer.look.panels:
