@@ -11,6 +11,7 @@ log first, so a useful screen fits 80x24.
 from __future__ import annotations
 
 import re
+import textwrap
 
 from rich.columns import Columns
 from rich.console import Group
@@ -224,39 +225,34 @@ def _listed(text: Text, value: str, used: int, width: int) -> int:
         text.append(value)
         return used + len(value)
     parts = value.split(", ")
-    for k, part in enumerate(parts):
-        piece = part + ("," if k < len(parts) - 1 else "")
-        if k and used + 1 + len(piece) > width:
+    return _run(text, [part + "," for part in parts[:-1]] + parts[-1:], " ", used, width)
+
+
+def _run(text: Text, words: list[str], sep: str, used: int, width: int) -> int:
+    """Append ``words`` joined by ``sep``, a new line instead of ``sep`` where the next word
+    would pass ``width`` (``used``: the line's width so far); returns the last line's width."""
+    for k, word in enumerate(words):
+        if k and used + len(sep) + len(word) > width:
             text.append("\n")
             used = 0
         elif k:
-            text.append(" ")
-            used += 1
-        text.append(piece)
-        used += len(piece)
+            text.append(sep)
+            used += len(sep)
+        text.append(word)
+        used += len(word)
     return used
 
 
 def flowing_words(words: list[str], width: int) -> Text:
     """Short entries joined by `` · ``, wrapped to ``width`` (a board's key)."""
     text = Text(style="dim")
-    used = 0
-    for word in words:
-        if used and used + 3 + len(word) > width:
-            text.append("\n")
-            used = 0
-        elif used:
-            text.append(" · ")
-            used += 3
-        text.append(word)
-        used += len(word)
+    _run(text, words, " · ", 0, width)
     return text
 
 
 def blocks(text: Text, items, width: int = 10_000) -> None:
     """Append each ``lines`` entry to ``text``: its label, then its lines indented (a line
     too long for ``width`` goes on under its own start, further in)."""
-    import textwrap
     for kind, label, lines in items:
         if kind != "lines" or not lines:
             continue
