@@ -79,3 +79,17 @@ def test_the_log_leaves_out_only_bookkeeping_moves(goofspiel):
 ])
 def test_quiet_patterns_match_whole_lines_with_stars(pattern, line, shown):
     assert _matches(pattern, line) is not shown
+
+
+def test_the_next_screen_tells_what_the_answer_set_off(tmp_path):
+    """The last bid of a round ends it: the others' bids and who took the prize are written
+    during that answer, so they are news on the next screen."""
+    from click.testing import CliRunner
+
+    from interpreter.cli.main import cli
+    result = CliRunner().invoke(cli, ["play", "goofspiel", "-o", "cards=3", "--seats", "human,random"],
+                                input="1\n1\n")
+    assert result.exit_code == 0, result.output
+    second = result.output.split("P1> ")[1]
+    assert "Since your last turn" in second
+    assert re.search(r"P1 chose: ace of spades\n\s+all players have chosen\n\s+P2 chose: \S", second), second

@@ -26,8 +26,9 @@ def test_the_readme_shows_every_bundled_game_at_80x24():
     assert {game for game, size in shown if size == "80x24"} == set(available())
 
 
-def test_a_capture_is_the_seats_screen_with_its_log_since_its_last_answer():
+def test_a_capture_is_the_seats_screen_with_its_log_since_its_last_screen():
     text = screens.capture("goofspiel", 2, 5, 4, "80x24")
     assert text.startswith("Goofspiel · P1 to decide") and text.endswith("\n")
     assert all(len(line) <= 80 and line == line.rstrip() for line in text.splitlines())
-    assert "Since your last turn" in text and "P1 chose:" not in text    # their own answer is before
+    log = text.split("Since your last turn\n")[1].split("P1: your bid")[0]
+    assert log.index("P1 chose:") < log.index("P2 chose:") < log.index("from Prize deck to Prize")

@@ -6,7 +6,8 @@ A capture is the ```text block right after a marker line
 
 and is the screen (cli/table.py) of the seat to decide in a game of GAME with N
 players and seed S after K decisions by random bots (``random_mover(S)``), with
-what happened since that seat's previous decision, drawn W columns wide and H
+what happened since that seat's previous screen (its own answer and what it set
+off included, as ``cli/human.py`` shows it), drawn W columns wide and H
 lines high, as a person at the table would see it. ``python tools/screens.py``
 writes every capture again; ``--check`` only says which are out of date (exit 1).
 tests/test_screens.py runs the check, so a change to a ruleset, its presentation
@@ -50,9 +51,9 @@ def capture(game: str, players: int, seed: int, decisions: int, size: str) -> st
     history = played.state["history"]
     mine = [k for k, (player, _) in enumerate(history) if player == seat]
     seen = 0
-    if mine:                                  # the log as it stood right after their last answer
+    if mine:                                  # the log their last screen showed (cli/human.py)
         before = Game.new(rules, players=players, seed=seed)
-        for player, index in history[:mine[-1] + 1]:
+        for player, index in history[:mine[-1]]:
             before.apply(player, index)
         seen = len(before.view(seat)["log"])
     width, height = map(int, size.split("x"))

@@ -45,7 +45,7 @@ class Human:
         self.stdin = stdin or sys.stdin
         self.rebuild = rebuild
         self.hand_over = hand_over
-        self.seen: dict = {}       # seat -> how many of their log lines they have seen
+        self.seen: dict = {}       # seat -> how many of their log lines their last screen came after
         self.last_seat = None
 
     def decide(self, seat: int) -> None:
@@ -75,7 +75,7 @@ class Human:
             except IllegalAction as exc:
                 self.say(f"not allowed: {exc}")
                 continue
-            self.seen[seat] = len(self.game.view(seat)["log"])
+            self.seen[seat] = len(log)     # what the answer set off (a round it ends) is news next time
             return
 
     def ask(self, seat: int) -> str:
