@@ -44,8 +44,8 @@ ENABLED = True
 
 TRACING = False
 """Whether programs generated from now on tell ``game.tracer`` which arm of an ``if c then a else b``
-ran and when the right side of an ``and``/``or`` is evaluated (the trace hook, docs/architecture.md; the coverage turns it on before loading). Off, the
-generated code holds no trace point at all."""
+ran and when the right side of an ``and``/``or`` is evaluated (the trace hook, docs/architecture.md;
+the coverage turns it on before loading). Off, the generated code holds no trace point at all."""
 
 
 class Unsupported(Exception):
