@@ -19,10 +19,22 @@ def blocks(language: str, text: str = README) -> list[str]:
     return re.findall(rf"```{language}\n(.*?)```", text, re.S)
 
 
+VENV = "python3 -m venv .venv && . .venv/bin/activate && "     # works where global installs are refused
+
+
 def test_first_lines_are_the_two_set_up_commands():
     commands = blocks("sh")[0].strip().splitlines()
-    assert commands == ["pip install -e . && rulebook play lairs",
-                        "pip install -e '.[test]' && python -m pytest"]
+    assert commands == [VENV + "pip install -e . && rulebook play lairs",
+                        VENV + "pip install -e '.[test]' && python -m pytest"]
+
+
+def test_ci_runs_the_readmes_test_command_and_nothing_else_makes_a_venv():
+    script = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    commands = [line for line in script.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    test_command = blocks("sh")[0].strip().splitlines()[1]
+    assert test_command in commands
+    assert sum("venv" in line for line in commands) == 1      # the README's line makes the only one
+    assert '"$status" -eq 5' in script                         # no tests collected is a failure
 
 
 def test_python_api_example_runs():

@@ -6,6 +6,7 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from interpreter.cli.main import cli
@@ -89,3 +90,45 @@ def test_the_trace_hook_costs_nothing_it_is_not_given():
         traced = codegen.program_of(load_ruleset(str(RULESETS / "toy")))
     assert "TRACE(" not in plain.source and Game.tracer is None
     assert codegen.TRACING is False and traced.source == plain.source    # toy has no if expression
+
+
+@pytest.mark.parametrize("generated", [True, False])
+def test_coverage_reports_a_never_evaluated_right_side_of_or(tmp_path, monkeypatch, generated):
+    """``count(p.hand) >= 0 or ...``: the left is always true, so the right side never runs;
+    the right side of the ``and`` beside it runs in every game (generated code and closures)."""
+    from interpreter.engine import codegen
+    monkeypatch.setattr(codegen, "ENABLED", generated)
+    folder = dead_toy(tmp_path)
+    edit(folder / "flow.yaml", "    p.points = sum(c.value for c in p.hand)   # TOY-SCORE-01\n",
+         "    p.points = sum(c.value for c in p.hand)   # TOY-SCORE-01\n"
+         "    p.sure = count(p.hand) >= 0 or double(count(p.hand)) > 99\n"
+         "    p.both = count(p.hand) >= 0 and double(count(p.hand)) > 99\n")
+    edit(folder / "components.yaml", "player_vars:\n", "player_vars:\n  sure: {default: false}\n"
+         "  both: {default: false}\n")
+    result = CliRunner().invoke(cli, ["coverage", str(folder), "-n", "2", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    sides = {(b["branch"], b["at"]): b["simulations"] for b in json.loads(result.stdout)["branches"]
+             if b["branch"].startswith("right side")}
+    flow = folder / "flow.yaml"
+    dead = position(flow, "double(count(p.hand)) > 99")
+    live = position(flow, "double(count(p.hand)) > 99", nth=2)
+    assert sides == {("right side of or", f"{flow}:{dead[0]}:{dead[1]}"): False,
+                     ("right side of and", f"{flow}:{live[0]}:{live[1]}"): True}
+    text = CliRunner().invoke(cli, ["coverage", str(folder), "-n", "2"]).stdout
+    assert f"flow.yaml:{dead[0]}:{dead[1]}: start, right side of or (never)" in text
+
+
+@pytest.mark.parametrize("game", ["goofspiel", "toy"])
+def test_coverage_on_several_cores_equals_one(tmp_path, game):
+    """`-j 2` plays the simulated games in two processes (workbench/parallel.py, as simulate
+    does); each game's row brings back what it ran, so the report is the same bytes."""
+    where = game if game == "goofspiel" else str(dead_toy(tmp_path))
+    outputs = {}
+    for jobs in ("1", "2"):
+        result = CliRunner().invoke(cli, ["coverage", where, "-n", "5", "-j", jobs, "--format", "json"])
+        assert result.exit_code == 0, result.output
+        outputs[jobs] = result.stdout
+    assert outputs["1"] == outputs["2"]
+    figures = json.loads(outputs["1"])
+    ran, total = figures["summary"]["branches"]["simulations"]
+    assert 0 < ran <= total and (ran < total) == (game == "toy")      # the toy's dead branch

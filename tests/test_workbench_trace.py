@@ -67,3 +67,41 @@ def test_the_screen_of_a_traced_replay_shows_places(tmp_path):
     result = CliRunner().invoke(cli, ["replay", str(log), "--to", "4", "--as", "1"])
     assert result.exit_code == 0, result.output
     assert "flow.yaml:" in result.stdout
+
+
+def test_the_human_seat_shows_each_lines_place_when_traced(tmp_path):
+    folder = traced_toy(tmp_path)
+    flow = folder / "flow.yaml"
+    runner = CliRunner()
+    args = ["play", str(folder), "--seed", "3", "--seats", "human,first"]
+    traced = runner.invoke(cli, args + ["--trace"], input="1\n" * 50)
+    plain = runner.invoke(cli, args, input="1\n" * 50)
+    assert traced.exit_code == plain.exit_code == 0, traced.output + plain.output
+    assert "Since your last turn" in traced.output
+    move = position(flow, "move 2 from deck")[0]
+    assert f"from deck to P1's hand · toy/flow.yaml:{move}" in traced.output       # on the seat's screen
+    assert "flow.yaml:" not in plain.output
+
+
+def test_a_long_traced_line_keeps_its_place_in_sight():
+    from interpreter.cli.table import _placed
+    from interpreter.workbench.trace import annotated
+    [line] = annotated([("x" * 200, "rulesets/g/flow.yaml:12 [G-01]")])
+    assert _placed(line) == ("x" * 200, "rulesets/g/flow.yaml:12 [G-01]")
+    assert _placed("P1 chose: a · b") == ("P1 chose: a · b", "")
+
+
+def test_the_place_survives_a_narrow_screen(tmp_path):
+    import io
+
+    from rich.console import Console
+
+    from interpreter.cli import session, table
+    from interpreter.content.ruleset import load_ruleset
+    from interpreter.workbench.trace import seat_log
+    rules = load_ruleset(str(traced_toy(tmp_path)))
+    game = session.Setup(rules, "toy", 2, 3, {}, ["first", "first"], trace=True).new_game()
+    console = Console(record=True, width=40, height=30, file=io.StringIO())
+    table.show(console, game, 0, seat_log(game, 0))
+    shown = [line for line in console.export_text().splitlines() if "flow.yaml:" in line]
+    assert shown and all(len(line) <= 40 and line.rstrip().endswith(tuple("0123456789]")) for line in shown)

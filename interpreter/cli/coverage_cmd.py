@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from ..workbench import balance, coverage
+from ..workbench import balance, coverage, parallel
 from .common import err, load, out, parse_seats, player_count
 from .simulate_cmd import progress
 
@@ -24,9 +24,12 @@ KINDS = (("branches", "effect-text branches", "text"), ("records", "records with
 @click.option("--seed", type=int, default=1, show_default=True, help="The first seed.")
 @click.option("--seats", metavar="NAME,...", help="Bots of the simulated games (rotated).")
 @click.option("--expansion", "-x", "expansions", multiple=True, help="Apply an expansion (repeatable).")
+@click.option("--jobs", "-j", type=click.IntRange(min=1),
+              help="Processes to play the games in (default: this machine's cores); "
+                   "the output is the same for any number.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
 @click.option("--all", "show_all", is_flag=True, help="List everything, not only what never ran.")
-def coverage_command(game, scenarios, games, players, seed, seats, expansions, fmt, show_all):
+def coverage_command(game, scenarios, games, players, seed, seats, expansions, jobs, fmt, show_all):
     """Run a game's scenarios and N simulated games; list what never ran, at file:line.
 
     The designer's answer to "is this rule ever used, and is it tested?":
@@ -50,7 +53,8 @@ def coverage_command(game, scenarios, games, players, seed, seats, expansions, f
         plan = balance.Plan(game, tuple(expansions), count, seed, games,
                             parse_seats(seats, count, list(BOTS)), resolve_options(rules, {}, count))
         with progress() as bar:
-            coverage.play(rules, plan, range(games), hits, bar.task("playing", games))
+            coverage.play(rules, plan, range(games), hits, bar.task("playing", games),
+                          jobs or parallel.default_jobs())
         runs["simulations"] = set(hits.hits)
     figures = coverage.report(rules, runs)
     figures["scenario_paths"] = [str(p) for p in paths]

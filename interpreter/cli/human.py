@@ -13,6 +13,7 @@ import sys
 
 from rich.text import Text
 
+from ..workbench.trace import seat_log
 from . import table
 
 COMMANDS = {"?": "help", "help": "help", "u": "undo", "undo": "undo", "q": "quit", "quit": "quit"}
@@ -44,14 +45,14 @@ class Human:
         self.stdin = stdin or sys.stdin
         self.rebuild = rebuild
         self.hand_over = hand_over
-        self.seen: dict = {}       # seat -> how many of their log lines they have seen
+        self.seen: dict = {}       # seat -> how many of their log lines their last screen came after
         self.last_seat = None
 
     def decide(self, seat: int) -> None:
         """Show the seat's screen, then read lines until one is a legal answer."""
         from ..engine.game import IllegalAction
         self._hand_over(seat)
-        log = self.game.view(seat)["log"]
+        log = seat_log(self.game, seat)              # with each line's file:line when traced
         table.show(self.console, self.game, seat, log[self.seen.get(seat, 0):])
         while True:
             answer = self.ask(seat)
@@ -74,7 +75,7 @@ class Human:
             except IllegalAction as exc:
                 self.say(f"not allowed: {exc}")
                 continue
-            self.seen[seat] = len(self.game.view(seat)["log"])
+            self.seen[seat] = len(log)     # what the answer set off (a round it ends) is news next time
             return
 
     def ask(self, seat: int) -> str:
@@ -94,7 +95,7 @@ class Human:
 
     def help(self, seat: int) -> None:
         """The full screen, every card text in play for this seat, and how to answer."""
-        log = self.game.view(seat)["log"]
+        log = seat_log(self.game, seat)
         table.show(self.console, self.game, seat, log, full=True)
         view = self.game.view(seat)
         texts = table.card_texts(self.game, view["decision"]["options"], view["players"][seat])

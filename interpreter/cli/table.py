@@ -11,6 +11,7 @@ log first, so a useful screen fits 80x24.
 from __future__ import annotations
 
 import re
+import textwrap
 
 from rich.columns import Columns
 from rich.console import Group
@@ -214,35 +215,52 @@ def flowing(items: list[tuple[str, str]], width: int) -> Text:
             text.append(" · ", style="dim")
             used += 3
         text.append(label + " ", style="bold")
-        text.append(value)
-        used += piece
+        used = _listed(text, value, used + len(label) + 1, width)
     return text
+
+
+def _listed(text: Text, value: str, used: int, width: int) -> int:
+    """Append ``value``; a list too long for the line breaks after a comma, not inside a name."""
+    if used + len(value) <= width or ", " not in value:
+        text.append(value)
+        return used + len(value)
+    parts = value.split(", ")
+    return _run(text, [part + "," for part in parts[:-1]] + parts[-1:], " ", used, width)
+
+
+def _run(text: Text, words: list[str], sep: str, used: int, width: int) -> int:
+    """Append ``words`` joined by ``sep``, a new line instead of ``sep`` where the next word
+    would pass ``width`` (``used``: the line's width so far); returns the last line's width."""
+    for k, word in enumerate(words):
+        if k and used + len(sep) + len(word) > width:
+            text.append("\n")
+            used = 0
+        elif k:
+            text.append(sep)
+            used += len(sep)
+        text.append(word)
+        used += len(word)
+    return used
 
 
 def flowing_words(words: list[str], width: int) -> Text:
     """Short entries joined by `` · ``, wrapped to ``width`` (a board's key)."""
     text = Text(style="dim")
-    used = 0
-    for word in words:
-        if used and used + 3 + len(word) > width:
-            text.append("\n")
-            used = 0
-        elif used:
-            text.append(" · ")
-            used += 3
-        text.append(word)
-        used += len(word)
+    _run(text, words, " · ", 0, width)
     return text
 
 
-def blocks(text: Text, items) -> None:
-    """Append each ``lines`` entry to ``text``: its label, then its lines indented."""
+def blocks(text: Text, items, width: int = 10_000) -> None:
+    """Append each ``lines`` entry to ``text``: its label, then its lines indented (a line
+    too long for ``width`` goes on under its own start, further in)."""
     for kind, label, lines in items:
         if kind != "lines" or not lines:
             continue
         text.append(f"\n{label}", style="bold")
         for line in lines:
-            text.append(f"\n  {line}")
+            wrapped = textwrap.wrap(line, width, initial_indent="  ", subsequent_indent=" " * HANG,
+                                    break_on_hyphens=False) or ["  "]
+            text.append("\n" + "\n".join(wrapped))
 
 
 # ---------------------------------------------------------------- the screen
@@ -254,7 +272,7 @@ class Screen:
         self.game, self.seat, self.width, self.full = game, seat, width, full
         self.namer = Namer(game)
         self.view = game.view(seat)
-        self.log = log
+        self.log = [line for line in log if self.namer.look.shown(_placed(line)[0])]
 
     def header(self) -> Rule:
         g = self.game
@@ -278,12 +296,12 @@ class Screen:
         right = Text()
         right.append(f"You ({self.game.seat_name(self.seat)})\n", style=PANEL)
         right.append_text(flowing([(l, v) for k, l, v in mine if k == "value"], right_width))
-        blocks(right, mine)
+        blocks(right, mine, right_width)
         values = [(l, v) for k, l, v in table if k == "value"]
         if values or any(k == "lines" for k, _, _ in table):
             right.append("\nTable\n", style=PANEL)
             right.append_text(flowing(values, right_width))
-            blocks(right, table)
+            blocks(right, table, right_width)
         scripted = self.game.seat_names[self.game.people:]
         values = [(l, v) for k, l, v in entries(self.namer, self.view, "scripted") if k == "value"]
         if scripted and values and "scripted" in self.namer.look.panels:
@@ -492,7 +510,13 @@ class Screen:
         title = "Since your last turn" + (f" ({skipped} earlier: ? shows them)" if skipped else "")
         lines = [Text(title, style=PANEL)]
         for entry in shown:
-            line = Text("  " + self.namer.words(entry), style="dim")
+            text, place = _placed(entry)
+            line = Text("  " + self.namer.words(text), style="dim")
+            if place:                                # a traced line: its place stays in sight
+                if len(place) + 3 > self.width * 2 // 3:
+                    place = place.split(" [")[0]     # its rule ids give way first
+                line.truncate(max(self.width - len(place) - 3, self.width // 3), overflow="ellipsis")
+                line.append(" · " + place, style="cyan")
             line.truncate(self.width, overflow="ellipsis")
             lines.append(line)
         return lines
@@ -600,6 +624,15 @@ def _rows(rules, layout) -> list:
     for rid, record in records:
         rows.setdefault(record.get(layout["row"]), []).append((rid, record))
     return sorted(rows.items(), key=lambda p: p[0], reverse=True)
+
+
+PLACE = re.compile(r"  · (\S+:\d+(?: \[[^\]]*\])?)$")      # a traced log line's file:line [rule ids]
+
+
+def _placed(entry: str) -> tuple[str, str]:
+    """A log line and the place ``--trace`` put after it (workbench/trace.annotated), or ''."""
+    found = PLACE.search(entry)
+    return (entry[:found.start()], found.group(1)) if found else (entry, "")
 
 
 def height(console, renderable) -> int:

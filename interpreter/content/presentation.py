@@ -40,6 +40,11 @@ class Presentation:
     words: dict = field(default_factory=dict)           # phrase of an effect's words -> reader's words
     layouts: dict = field(default_factory=dict)         # name -> how a list variable lies over a table
     tallies: dict = field(default_factory=dict)         # list variable -> the values it is counted by
+    quiet: tuple = ()                                   # log line patterns the screen leaves out
+
+    def shown(self, line: str) -> bool:
+        """Whether the screen shows log line ``line`` (it matches no ``quiet`` pattern)."""
+        return not any(_matches(pattern, line) for pattern in self.quiet)
 
     def key_names(self, score) -> list | None:
         """The names of a list score's parts (the list of its length), or None."""
@@ -122,6 +127,24 @@ class Presentation:
         return words
 
 
+def _matches(pattern: str, line: str) -> bool:
+    """Whether ``line`` is ``pattern`` with each ``*`` standing for any text (no regular
+    expression: a leftmost search per part, so no pattern can take long)."""
+    first, *parts = pattern.split("*")
+    if not parts:
+        return line == first
+    *middle, last = parts
+    if not line.startswith(first) or len(line) < len(first) + len(last) or not line.endswith(last):
+        return False
+    at, end = len(first), len(line) - len(last)
+    for part in middle:
+        found = line.find(part, at, end)
+        if found < 0:
+            return False
+        at = found + len(part)
+    return True
+
+
 def build(data: dict) -> Presentation:
     """A Presentation from the file's (schema-checked) data."""
     score = data.get("score", {})
@@ -135,7 +158,8 @@ def build(data: dict) -> Presentation:
                         opponent_lines=data.get("opponent_lines", 1),
                         cards=tuple(data.get("cards", ())), words=dict(data.get("words", {})),
                         layouts={k: dict(v) for k, v in data.get("layouts", {}).items()},
-                        tallies={k: dict(v) for k, v in data.get("tallies", {}).items()})
+                        tallies={k: dict(v) for k, v in data.get("tallies", {}).items()},
+                        quiet=tuple(data.get("quiet", ())))
 
 
 def check(rules, source, problems) -> None:

@@ -44,8 +44,8 @@ ENABLED = True
 
 TRACING = False
 """Whether programs generated from now on tell ``game.tracer`` which arm of an ``if c then a else b``
-ran (the trace hook, docs/architecture.md; the coverage turns it on before loading). Off, the
-generated code holds no trace point at all."""
+ran and when the right side of an ``and``/``or`` is evaluated (the trace hook, docs/architecture.md;
+the coverage turns it on before loading). Off, the generated code holds no trace point at all."""
 
 
 class Unsupported(Exception):
@@ -836,6 +836,8 @@ class _Generator:
             self.line(d, f"if {t} is True or ({t} is not False and TRUTH({t}, ctx.game.state)):")
         else:
             self.line(d, f"if {t} is False or not ({t} is True or TRUTH({t}, ctx.game.state)):")
+        if self.tracing:
+            self.line(d + 1, f"TRACE(ctx, {self.const(node)}, 'right')")
         right = self.expr(node.right, scope, d + 1)
         self.line(d + 1, f"{t} = {right}")
         return t

@@ -254,7 +254,10 @@ def _binop(node):
 
 
 def _boolop(node):
+    from .codegen import TRACING
     left, right = compiled(node.left), compiled(node.right)
+    if TRACING:                                # the trace hook: the right side is evaluated
+        right = _told(node, right, "right")
     if node.op == "and":
         def both(ctx):
             a = left(ctx)
@@ -269,6 +272,15 @@ def _boolop(node):
             return right(ctx)
         return a if a is True or truth(a, ctx.game.state) else right(ctx)
     return either
+
+
+def _told(node, fn, arm):
+    """``fn`` that first tells the game's tracer, if any, that ``arm`` of ``node`` ran."""
+    def traced(ctx):
+        if ctx.game.tracer is not None:
+            ctx.game.tracer.ran(ctx.game, node, arm)
+        return fn(ctx)
+    return traced
 
 
 def _conditional(node):

@@ -29,6 +29,7 @@ class Plan:
     options: dict                   # resolved options
     rotate: bool = True             # each bot in each seat equally often
     vary: dict = field(default_factory=dict)   # option -> the values games cycle through
+    trace: bool = False             # coverage: each row also lists what its game ran ("hits")
 
     def rotating(self) -> bool:
         return self.rotate and len(set(self.seats)) > 1
@@ -57,17 +58,24 @@ def play_row(rules, plan: Plan, k: int, tracer=None) -> dict:
     from ..agents import make_bot, play_out
     from ..engine.game import Game
     spec = plan.game(k)
+    hits = None
+    if plan.trace and tracer is None:              # this game alone, not its bots' look-ahead
+        from .trace import Hits
+        tracer = hits = Hits(rules.fingerprint)
     game = Game.new(rules, players=plan.players, seed=spec["seed"], options=spec["options"],
                     tracer=tracer)
     bots = {i: make_bot(name, spec["seed"] * 1000 + i) for i, name in enumerate(spec["seats"])}
     play_out(game, bots)
     result = game.result
     held, taken = _records(rules, game)
-    return {**spec, "game": rules.id, "labels": list(game.seat_names),
-            "scores": [s[0] if isinstance(s, list) else s for s in result["scores"]],
-            "winners": list(result["winners"]), "ranks": list(result["ranks"]),
-            "returns": list(result["returns"]), "decisions": len(game.state["history"]),
-            "held": held, "taken": taken}
+    row = {**spec, "game": rules.id, "labels": list(game.seat_names),
+           "scores": [s[0] if isinstance(s, list) else s for s in result["scores"]],
+           "winners": list(result["winners"]), "ranks": list(result["ranks"]),
+           "returns": list(result["returns"]), "decisions": len(game.state["history"]),
+           "held": held, "taken": taken}
+    if hits is not None:
+        row["hits"] = [list(hit) for hit in hits.hits]       # (node number, arm) pairs
+    return row
 
 
 def _records(rules, game) -> tuple[list, list]:

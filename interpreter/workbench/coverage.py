@@ -3,10 +3,11 @@
 Games are traced through the engine's trace hook (``Game.tracer``, see
 ``trace.py``): each statement a block runs, an ``if`` that took no branch,
 a ``choose`` filter that kept or left out a value, and the arm of an
-``if c then a else b`` expression that ran, recorded by node number, which is the
-same on every load of the same ruleset. A branch is a block (a program, the
-body of an ``if`` arm, a loop's body, an option), an ``if`` without
-``else`` taking no arm, either arm of an ``if`` expression, or either
+``if c then a else b`` expression that ran and the right side of an ``and``/``or``
+evaluated, recorded by node number, which is the same on every load of the
+same ruleset. A branch is a block (a program, the body of an ``if`` arm, a
+loop's body, an option), an ``if`` without ``else`` taking no arm, either arm
+of an ``if`` expression, the right side of an ``and``/``or``, or either
 outcome of a ``choose`` filter. A record ran when one of its effect texts
 did; a rule id ran when it is cited on a line of a block that ran, or by a
 record that ran. A simulated game is traced alone: the copies a bot's
@@ -43,13 +44,23 @@ def tracing(load):
             yield rules, hits
 
 
-def play(rules, plan, which, hits, advance=lambda: None) -> None:
-    """Play games ``which`` of ``plan``, each traced alone (not its bots' look-ahead copies)."""
-    from .balance import play_row
+def play(rules, plan, which, hits, advance=lambda: None, jobs: int = 1) -> None:
+    """Play games ``which`` of ``plan`` in ``jobs`` processes (``parallel.run``, as simulate does),
+    each traced alone (not its bots' look-ahead copies), and add what they ran to ``hits``.
+
+    Each game's row brings back its own hits; their union is the same for any ``jobs``.
+    A worker must be a fork of this process, whose ruleset was compiled with the
+    trace points of expressions (``tracing``); where processes cannot fork, one plays all.
+    """
+    import dataclasses
+    import multiprocessing
+    from .parallel import run
+    if "fork" not in multiprocessing.get_all_start_methods():
+        jobs = 1                       # a fresh worker would load the ruleset without them
     with every_game(None):
-        for k in which:
-            play_row(rules, plan, k, tracer=hits)
-            advance()
+        rows = run(rules, dataclasses.replace(plan, trace=True), list(which), jobs, advance)
+    for row in rows:
+        hits.hits.update((nid, arm) for nid, arm in row["hits"])
 
 
 def rule_ids(text: str) -> set[str]:
@@ -113,7 +124,8 @@ def report(rules, runs: dict[str, set]) -> dict:
 
 
 # What each kind of branch is called, and the trace point that says it ran.
-BRANCH_KINDS = ("block", "no arm of the if", "then", "else", "choice kept", "choice left out")
+BRANCH_KINDS = ("block", "no arm of the if", "then", "else", "choice kept", "choice left out",
+                "right side of and", "right side of or")
 
 
 def branches(rules) -> dict:
@@ -139,6 +151,9 @@ def branches(rules) -> dict:
             elif kind is ast.Conditional:
                 found.setdefault((nid, "then"), (name, node.then, "then", (nid, "then")))
                 found.setdefault((nid, "else"), (name, node.orelse, "else", (nid, "else")))
+            elif kind is ast.BoolOp:                 # short-circuit: the right side may never run
+                found.setdefault((nid, "right"), (name, node.right, f"right side of {node.op}",
+                                                  (nid, "right")))
             elif kind is ast.ChooseIn and node.cond is not None:
                 found.setdefault((nid, "kept"), (name, node.cond, "choice kept", (nid, "kept")))
                 found.setdefault((nid, "dropped"), (name, node.cond, "choice left out",

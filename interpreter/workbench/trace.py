@@ -5,8 +5,9 @@ The hook (``Game.tracer``; docs/architecture.md, "The trace hook") calls
 statement, ``"end"`` when a block has run its last one, ``"else"`` when an
 ``if`` statement takes no branch and has no ``else``, ``"kept"`` and
 ``"dropped"`` when a ``choose`` filter kept or left out at least one value,
-and ``"then"``/``"else"`` for the arm of an ``if c then a else b`` expression
-that ran (in programs compiled while ``codegen.TRACING`` is on).
+``"then"``/``"else"`` for the arm of an ``if c then a else b`` expression
+that ran and ``"right"`` when the right side of an ``and``/``or`` is evaluated
+(in programs compiled while ``codegen.TRACING`` is on).
 """
 from __future__ import annotations
 
