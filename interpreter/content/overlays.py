@@ -13,6 +13,11 @@ An overlay is a folder with an ``expansion.yaml``. What it may do:
   whole); every other declaration is added or replaced by name.
 - **flow** (its flow file): procedures, functions, hooks and modifiers are
   added or replaced by name; ``sources`` and ``start`` are replaced.
+- **options** (its manifest): added by name; ``experimental:`` names one of
+  them, a bool, that a new game must set true (so nobody plays an authored,
+  unpublished reading by accident).
+- **counts**: ``count`` sets a table's count (two expansions setting it are
+  in conflict); ``adds: N`` raises it by N, and composes with another's.
 
 Its manifest names its ``base`` game and the base versions it ``fits``. Two
 expansions that change the same record, declaration or flow entry are in
@@ -105,12 +110,20 @@ def merge_components(base: dict, overlays, claims: "Claims") -> dict:
                     claims.claim(overlay, ("declaration", section, name), src, (section, name),
                                  f"the declaration '{section}.{name}'")
                     into[name] = spec
+    for name, more in claims.adds.items():           # after every count set: adds compose with it
+        table = out.get("tables", {}).get(name)
+        if isinstance(table, dict) and isinstance(table.get("count"), int):
+            table["count"] += more
     return out
 
 
 def _merge_table(table: dict, spec: dict, overlay, src, name, claims) -> dict:
     out = dict(table)
     for key, value in spec.items():
+        if key == "adds" and isinstance(value, int):     # composes: no claim, no conflict
+            claims.adds[name] = claims.adds.get(name, 0) + value
+            claims.count_at.setdefault(name, (src, ("tables", name, key)))
+            continue
         if key == "fields" and isinstance(value, dict):
             fields = dict(out.get("fields", {}))
             for field, declared in value.items():
@@ -122,7 +135,34 @@ def _merge_table(table: dict, spec: dict, overlay, src, name, claims) -> dict:
             claims.claim(overlay, ("table", name, key), src, ("tables", name, key),
                          f"'{key}' of table '{name}'")
             out[key] = value
+            if key == "count":
+                claims.count_at[name] = (src, ("tables", name, key))
     return out
+
+
+def merge_options(rules, overlays, claims: "Claims", problems) -> None:
+    """Each expansion's ``options`` added to the game's; its ``experimental`` option, a bool
+    that must be true to start a game, kept in ``rules.option_gates``."""
+    for overlay in overlays:
+        src = overlay["source"]
+        for name, spec in (src.data.get("options") or {}).items():
+            claims.claim(overlay, ("option", name), src, ("options", name), f"the option '{name}'")
+            if name in rules.manifest.get("options", {}):
+                problems.add("duplicate-name", f"the base game has an option '{name}' already",
+                             src, ("options", name), key=True)
+                continue
+            rules.options = {**rules.options, name: spec}
+            rules.option_origin[name] = (src, ("options", name))
+        gate = src.data.get("experimental")
+        if gate is None:
+            continue
+        spec = rules.options.get(gate["option"])
+        if spec is None or spec.get("type") != "bool":
+            problems.add("unknown-name", f"'{gate['option']}' is not a bool option of "
+                         f"'{overlay['name']}'", src, ("experimental", "option"),
+                         hint="declare it under this manifest's options: with type: bool, default: false")
+            continue
+        rules.option_gates[gate["option"]] = (overlay["name"], gate["why"])
 
 
 def claim_flow(overlays, claims: "Claims") -> None:
@@ -146,6 +186,8 @@ class Claims:
     def __init__(self, problems):
         self.problems = problems
         self.by: dict = {}           # key -> (overlay name, source, path)
+        self.count_at: dict = {}     # table -> (source, path) of the count an expansion last set
+        self.adds: dict = {}         # table -> records the expansions' ``adds`` put on its count
 
     def claim(self, overlay, key, src, path, what: str) -> None:
         name = overlay["name"]

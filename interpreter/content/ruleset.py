@@ -150,6 +150,9 @@ class Ruleset:
         self.modifier_fields: dict = {}    # table -> its fields of type modifiers
         self.prepared: dict = {}           # component name -> what its kind built at load (graphs)
         self.zone_fill: dict = {}          # zone -> (where, limit) trees, for zones filled from a table
+        self.option_origin: dict = {}      # option -> (Source, path) when an expansion declares it
+        self.option_gates: dict = {}       # option -> (expansion, why): must be true to start a game
+        self.count_at: dict = {}           # table -> (Source, path) of a count an expansion changed
 
     # ------------------------------------------------------------- queries
     def where(self, node) -> str:
@@ -240,6 +243,7 @@ def load_ruleset(name_or_path: str, expansions=(), fixtures=None) -> Ruleset:
     with _after(problems):
         _declare(rules, components, overlays, problems, claims)
         overlaying.claim_flow(overlays, claims)
+        overlaying.merge_options(rules, overlays, claims, problems)
         for src in [components] + data_sources + [o["components"] for o in overlays]:
             tables.check_reserved_keys(src, problems)
         tables.load_records(rules, components, steps, problems,
@@ -422,6 +426,7 @@ def path_problem(folder: Path, name: str, kind: str):
 
 def _declare(rules: Ruleset, components: Source, overlays, problems: Problems, claims) -> None:
     c = overlaying.merge_components(components.data, overlays, claims)
+    rules.count_at = claims.count_at
     rules.declared = {section: c.get(section, {}) for section in mechanics.COMPONENTS}
     rules.counters = rules.declared["counters"]
     rules.player_vars = rules.declared["player_vars"]
@@ -479,9 +484,10 @@ def _check_option_defaults(rules, manifest: Source, problems: Problems) -> None:
         spec = rules.options[name]
         if "table" in spec and (spec["table"] not in rules.tables or spec["table"] in rules.incomplete_tables):
             continue                                 # reported already: no cascade
-        where = ("options", name, "default") if "default" in spec else ("options", name)
+        src, at = rules.option_origin.get(name, (manifest, ("options", name)))
+        where = at + ("default",) if "default" in spec else at
         hint = None if "default" in spec else "add a default: a new game uses it when the option is not given"
-        problems.add("option-default", message, manifest, where, key=hint is not None, hint=hint)
+        problems.add("option-default", message, src, where, key=hint is not None, hint=hint)
 
 
 def _check_returns(rules, manifest: Source, problems: Problems):

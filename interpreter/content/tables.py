@@ -393,9 +393,10 @@ def _check_counts(rules, components, problems) -> None:
     for table, spec in rules.table_specs.items():
         want = spec.get("count")
         have = len(rules.tables[table])
-        if want is not None and want != have:
+        if want is not None and want != have:       # said where the count was last changed
+            src, path = rules.count_at.get(table, (components, ("tables", table, "count")))
             problems.add("count-mismatch", f"table '{table}' should have {want} records, has {have}",
-                         components, ("tables", table, "count"))
+                         src, path)
 
 
 # ---------------------------------------------------------------- compiling
