@@ -122,7 +122,8 @@ def _merge_table(table: dict, spec: dict, overlay, src, name, claims) -> dict:
     for key, value in spec.items():
         if key == "adds" and isinstance(value, int):     # composes: no claim, no conflict
             claims.adds[name] = claims.adds.get(name, 0) + value
-            claims.count_at.setdefault(name, (src, ("tables", name, key)))
+            if name not in claims.count_at:
+                claims.count_at[name] = (src, ("tables", name, key))
             continue
         if key == "fields" and isinstance(value, dict):
             fields = dict(out.get("fields", {}))
@@ -132,11 +133,11 @@ def _merge_table(table: dict, spec: dict, overlay, src, name, claims) -> dict:
                 fields[field] = declared
             out["fields"] = fields
         else:
-            claims.claim(overlay, ("table", name, key), src, ("tables", name, key),
-                         f"'{key}' of table '{name}'")
+            fine = claims.claim(overlay, ("table", name, key), src, ("tables", name, key),
+                                f"'{key}' of table '{name}'")
             out[key] = value
-            if key == "count":
-                claims.count_at[name] = (src, ("tables", name, key))
+            if key == "count":                         # a count in conflict is not checked
+                claims.count_at[name] = (src, ("tables", name, key)) if fine else None
     return out
 
 
@@ -189,7 +190,8 @@ class Claims:
         self.count_at: dict = {}     # table -> (source, path) of the count an expansion last set
         self.adds: dict = {}         # table -> records the expansions' ``adds`` put on its count
 
-    def claim(self, overlay, key, src, path, what: str) -> None:
+    def claim(self, overlay, key, src, path, what: str) -> bool:
+        """Note who changes ``key``; False (and a problem) if another expansion did already."""
         name = overlay["name"]
         first = self.by.get(key)
         if first is not None and first[0] != name and FIXTURES not in (first[0], name):
@@ -199,9 +201,10 @@ class Claims:
                               f"change {what} (also at {osrc.path}:{line}:{col})", src, path,
                               key=True, hint=f"'{other}' changes it at {osrc.path}:{line}:{col}; "
                               "play them apart, or make one expansion of both")
-            return
+            return False
         if first is None or name != FIXTURES:
             self.by[key] = (name, src, path)
+        return True
 
 
 # ---------------------------------------------------------------- records
@@ -350,6 +353,8 @@ def summary(rules, overlay: dict) -> dict:
             for kind, listed in names.items():
                 if listed:
                     out[kind].append(f"{section}: {', '.join(listed)}")
+    if overlay["source"].data.get("options"):
+        out["adds"].append(f"options: {', '.join(overlay['source'].data['options'])}")
     out["replaces"] += [f"{t}: {', '.join(ids)} (whole)" for t, ids in changes["replaces"].items()]
     out["replaces"] += [f"{t}: {', '.join(ids)} (fields)" for t, ids in changes["patches"].items()]
     out["removes"] += [_count(ids, t) for t, ids in changes["removes"].items()]
@@ -374,7 +379,7 @@ def _sections(overlay, part, base: dict) -> dict:
             old = have.get(n) if isinstance(have, dict) and isinstance(entries, dict) else have
             if section == "tables" and old is not None:       # merged key by key: say which
                 keys = [f"field {f}" for f in entries[n].get("fields", {})] + \
-                       [k for k in entries[n] if k != "fields"]
+                       [f"count +{v}" if k == "adds" else k for k, v in entries[n].items() if k != "fields"]
                 n = f"{n} ({', '.join(keys)})"
             into["replaces" if old is not None else "adds"].append(n)
     return out
