@@ -82,3 +82,22 @@ def test_the_base_game_holds_no_bankers_content():
             assert [line for line in lines if not line.startswith("  bankers: expansions/bankers")] == []
             continue
         assert lines == [], path
+
+
+def test_a_borrowers_loan_shows_on_their_sheet_and_rival_line():
+    import io
+    from rich.console import Console
+    from interpreter.agents.driver import drive
+    from interpreter.cli import table
+    rules = load_ruleset("secret-societies", expansions=("bankers",))
+    game = Game.new(rules, players=3, seed=2, options={"experimental_bankers": True,
+                                                       "factions": ["bankers", "stonesmiths", "vampires"]})
+    drive(game, lambda g, pending: g.apply(pending[0].player, 0), until=lambda g: g.state["vars"]["phase"] == "bidding"
+          and g.evaluate("count(players[2].borrowed)") == 1 and g.pending()[0].player == 2)
+    for seat, where in ((1, "\nYou (P2)\n"), (2, "\nP2 Power ")):
+        console = Console(record=True, width=100, height=40, file=io.StringIO())
+        table.show(console, game, seat, [])
+        text = console.export_text()
+        part = text.split(where, 1)[1].split("\nTable\n" if seat == 1 else "\nP3", 1)[0]
+        assert "Borrowed Loan of 2" in re.sub(r"\s+", " ", part), text
+        assert "Bankers' loans" not in text

@@ -207,6 +207,58 @@ class Claims:
         return True
 
 
+# ---------------------------------------------------------------- presentation
+
+_LISTS = ("hidden", "details", "cards")             # joined: each expansion's names added
+_SCALARS = ("opponent_lines", "score")              # replaced whole
+
+
+def merge_presentation(base: dict, overlays, claims: Claims, problems) -> dict:
+    """The base presentation with each expansion's laid on: a mapping (names, records, titles,
+    members, words, layouts, tallies) key by key, the lists joined, a panel's names added at
+    its end or ``after:`` a name in it, the scalars replaced. Two expansions setting one key
+    conflict; additions never do."""
+    out = {key: (dict(v) if isinstance(v, dict) else list(v) if isinstance(v, list) else v)
+           for key, v in base.items()}
+    for overlay in overlays:
+        src = overlay["presentation"]
+        for section, value in src.data.items():
+            if section in _LISTS:
+                out[section] = list(out.get(section, [])) + [n for n in value if n not in out.get(section, [])]
+            elif section in _SCALARS:
+                claims.claim(overlay, ("presentation", section), src, (section,), f"'{section}'")
+                out[section] = value
+            elif section == "panels":
+                panels = out.setdefault("panels", {})
+                for panel, change in value.items():
+                    laid = _lay_panel(panels.get(panel), change, src, ("panels", panel), problems)
+                    if laid is not None:
+                        panels[panel] = laid
+            else:
+                into = out.setdefault(section, {})
+                for key, entry in value.items():
+                    claims.claim(overlay, ("presentation", section, key), src, (section, key),
+                                 f"the presentation's {section} entry '{key}'")
+                    into[key] = entry
+    return out
+
+
+def _lay_panel(names, change, src, path, problems):
+    """A base panel with an expansion's names added: a list at its end, ``{after, add}`` after
+    that name. A panel the base leaves out shows every component already: kept so."""
+    if names is None:
+        return None
+    add = change if isinstance(change, list) else change["add"]
+    at = len(names)
+    if isinstance(change, dict):
+        if change["after"] not in names:
+            problems.add("unknown-name", f"'{change['after']}' is not in the base game's "
+                         f"'{path[-1]}' panel", src, path + ("after",), hint=did_you_mean(change["after"], names))
+        else:
+            at = names.index(change["after"]) + 1
+    return names[:at] + [n for n in add if n not in names] + names[at:]
+
+
 # ---------------------------------------------------------------- records
 
 class RecordChanges:

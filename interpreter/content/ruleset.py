@@ -268,10 +268,16 @@ def _presentation(rules, folder: Path, manifest: Source, problems: Problems):
     """The manifest's presentation file, checked; the default presentation without one."""
     name = manifest.data.get("presentation")
     source = name and _read(folder, name, "presentation", problems, (manifest, ("presentation",)))
-    if not source:
+    laid = [o for o in rules.overlays if o.get("presentation") is not None]
+    if not source and not laid:
         return presentation.Presentation()
-    presentation.check(rules, source, problems)
-    return presentation.build(source.data)
+    if source:
+        presentation.check(rules, source, problems)
+    for overlay in laid:                             # an expansion's own entries, checked as written
+        presentation.check(rules, overlay["presentation"], problems, overlay=True)
+    data = overlaying.merge_presentation(source.data if source else {}, laid,
+                                         overlaying.Claims(problems), problems)
+    return presentation.build(data)
 
 
 def _read(folder: Path, name: str, schema: str | None, problems: Problems,
@@ -407,7 +413,7 @@ def _overlay(base: Path, problems, name: str = "fixtures") -> list:
     if src is None:
         return []
     parts = {part: _read(base, src.data[part], part, problems, (src, (part,)))
-             if part in src.data else None for part in ("components", "flow")}
+             if part in src.data else None for part in ("components", "flow", "presentation")}
     data = [_read(base, f, None, problems, (src, ("data", i)))
             for i, f in enumerate(src.data.get("data", []))]
     for one in [src, *parts.values(), *data]:
