@@ -276,3 +276,10 @@ def test_an_experimental_switch_must_be_a_bool_option_of_the_expansion(copy):
     [diag] = problems(copy, "copper")
     assert diag.code == "unknown-name" and "'try_tin' is not a bool option of 'copper'" in diag.message
     assert diag.line == line_of(manifest, "option: try_tin")
+
+
+def test_adds_in_a_base_game_is_an_error_where_it_is_written(copy):
+    edit(copy / "components.yaml", "    count: 6\n", "    adds: 6\n")
+    [diag] = problems(copy)
+    assert diag.code == "expansion-only" and diag.file.endswith("addons/components.yaml")
+    assert diag.line == line_of(copy / "components.yaml", "adds: 6")

@@ -431,6 +431,11 @@ def path_problem(folder: Path, name: str, kind: str):
 # ---------------------------------------------------------------- declarations
 
 def _declare(rules: Ruleset, components: Source, overlays, problems: Problems, claims) -> None:
+    for name, spec in components.data.get("tables", {}).items():
+        if isinstance(spec, dict) and "adds" in spec:     # a game has no count to add to
+            problems.add("expansion-only", "'adds' raises a base game's count; a game gives its "
+                         "own table a count", components, ("tables", name, "adds"), key=True,
+                         hint="write count: N")
     c = overlaying.merge_components(components.data, overlays, claims)
     rules.count_at = claims.count_at
     rules.declared = {section: c.get(section, {}) for section in mechanics.COMPONENTS}
