@@ -218,3 +218,68 @@ def test_a_record_with_copies_is_patched_and_removed_as_one(copy):
     edit(copy / "components.yaml", "count: 7", "count: 5")
     gold = load_ruleset(str(copy), expansions=("gold",))
     assert "c5" not in gold.names and not any(rid.startswith("c5") for rid in gold.entities)
+
+
+# ---------------------------------------------------------------- counts and experimental expansions
+
+def test_two_expansions_setting_one_count_conflict_at_both_places():
+    result = CliRunner().invoke(cli, ["validate", str(ADDONS), "-x", "bronze", "-x", "copper"])
+    assert result.exit_code == 1
+    bronze, copper = (ADDONS / "expansions" / e / "components.yaml" for e in ("bronze", "copper"))
+    line = line_of(copper, "count: 7")
+    assert (f"copper/components.yaml:{line}:5: error[expansion-conflict]: expansions 'bronze' and "
+            f"'copper' both change 'count' of table 'cards' (also at ") in result.output
+    assert f"bronze/components.yaml:{line_of(bronze, 'count: 7')}:5)" in result.output
+    assert "      count: 7\n      ^" in result.output
+    assert "count-mismatch" not in result.output          # a count in conflict is not checked too
+
+
+def test_adds_raises_a_count_and_composes_with_another_expansions():
+    both = load_ruleset(str(ADDONS), expansions=("bronze", "tin"))
+    assert both.table_specs["cards"]["count"] == 8 and {"b1", "t1"} <= set(both.tables["cards"])
+    tin_first = load_ruleset(str(ADDONS), expansions=("tin", "bronze"))   # a count then set: adds still count
+    assert tin_first.table_specs["cards"]["count"] == 8
+    assert load_ruleset(str(ADDONS), expansions=("tin",)).table_specs["cards"]["count"] == 7
+
+
+def test_a_wrong_count_is_said_where_the_expansion_set_it(copy):
+    edit(copy / "expansions" / "bronze" / "cards.yaml", "{id: b1, value: 7}", "{id: b1, value: 7}\n  - {id: b2, value: 7}")
+    [diag] = problems(copy, "bronze")
+    assert diag.code == "count-mismatch" and diag.file.endswith("bronze/components.yaml")
+    assert (diag.line, diag.col) == (line_of(copy / "expansions" / "bronze" / "components.yaml", "count: 7"), 12)
+    edit(copy / "expansions" / "tin" / "cards.yaml", "cards:\n  - {id: t1, value: 9}", "cards: []")
+    [diag] = problems(copy, "tin")
+    assert diag.code == "count-mismatch" and diag.file.endswith("tin/components.yaml")
+
+
+def test_an_experimental_expansion_starts_only_with_its_option():
+    copper = load_ruleset(str(ADDONS), expansions=("copper",))
+    assert copper.options["try_copper"]["type"] == "bool"
+    with pytest.raises(ValueError, match="expansion 'copper' is experimental: The copper card is "
+                                         "authored for the tests. To play it anyway, set the option try_copper=true"):
+        Game.new(copper, players=2, seed=1)
+    with pytest.raises(ValueError, match="experimental"):
+        Game.new(copper, players=2, seed=1, options={"try_copper": False})
+    assert not Game.new(copper, players=2, seed=1, options={"try_copper": True}).over
+    refused = CliRunner().invoke(cli, ["play", str(ADDONS), "-x", "copper", "--seed", "1"])
+    assert refused.exit_code != 0 and "--option try_copper=true" in refused.output
+    played = CliRunner().invoke(cli, ["play", str(ADDONS), "-x", "copper", "--option", "try_copper=true", "-q"])
+    assert played.exit_code == 0, played.output
+    info = CliRunner().invoke(cli, ["info", str(ADDONS)]).output
+    assert "EXPERIMENTAL, not the published game: The copper card is authored for the tests." in info
+    assert "    adds options: try_copper\n" in info
+
+
+def test_an_experimental_switch_must_be_a_bool_option_of_the_expansion(copy):
+    manifest = copy / "expansions" / "copper" / "expansion.yaml"
+    edit(manifest, "  option: try_copper", "  option: try_tin")
+    [diag] = problems(copy, "copper")
+    assert diag.code == "unknown-name" and "'try_tin' is not a bool option of 'copper'" in diag.message
+    assert diag.line == line_of(manifest, "option: try_tin")
+
+
+def test_adds_in_a_base_game_is_an_error_where_it_is_written(copy):
+    edit(copy / "components.yaml", "    count: 6\n", "    adds: 6\n")
+    [diag] = problems(copy)
+    assert diag.code == "expansion-only" and diag.file.endswith("addons/components.yaml")
+    assert diag.line == line_of(copy / "components.yaml", "adds: 6")

@@ -153,7 +153,8 @@ def _expansion_info(rules, name: str) -> dict:
         return {"problems": len(exc.diagnostics)}
     src = extended.overlays[0]["source"].data
     return {"name": src.get("name", name), "summary": src.get("summary", ""),
-            "fits": src.get("fits"), **extended.expansion_summary[name]}
+            "fits": src.get("fits"), "experimental": src.get("experimental"),
+            **extended.expansion_summary[name]}
 
 
 def _print_info(data: dict) -> None:
@@ -184,6 +185,10 @@ def _print_info(data: dict) -> None:
         console.print(f"  {name} ({change['name']}{fits})")
         if change["summary"]:
             _say(console, f"    {change['summary']}")
+        if change.get("experimental"):                 # an authored reading: said before anything else
+            gate = change["experimental"]
+            _say(console, f"    EXPERIMENTAL, not the published game: {gate['why'].strip()} "
+                          f"Play it with --option {gate['option']}=true.")
         for kind in ("adds", "replaces", "removes"):
             for line in change[kind]:
                 _say(console, f"    {kind} {line}")

@@ -24,6 +24,11 @@ def resolve_options(rules, given: dict, players: int) -> dict:
     for name, spec in rules.options.items():
         value = given.get(name, spec.get("default"))
         out[name] = _check_option(rules, name, spec, value, players, typed=name in given)
+    for name, (expansion, why) in getattr(rules, "option_gates", {}).items():
+        if out.get(name) is not True:                # an experimental expansion: said, not guessed
+            raise ValueError(f"expansion '{expansion}' is experimental: {why.strip()} "
+                             f"To play it anyway, set the option {name}=true "
+                             f"(--option {name}=true)")
     return out
 
 

@@ -13,6 +13,11 @@ An overlay is a folder with an ``expansion.yaml``. What it may do:
   whole); every other declaration is added or replaced by name.
 - **flow** (its flow file): procedures, functions, hooks and modifiers are
   added or replaced by name; ``sources`` and ``start`` are replaced.
+- **options** (its manifest): added by name; ``experimental:`` names one of
+  them, a bool, that a new game must set true (so nobody plays an authored,
+  unpublished reading by accident).
+- **counts**: ``count`` sets a table's count (two expansions setting it are
+  in conflict); ``adds: N`` raises it by N, and composes with another's.
 
 Its manifest names its ``base`` game and the base versions it ``fits``. Two
 expansions that change the same record, declaration or flow entry are in
@@ -105,12 +110,21 @@ def merge_components(base: dict, overlays, claims: "Claims") -> dict:
                     claims.claim(overlay, ("declaration", section, name), src, (section, name),
                                  f"the declaration '{section}.{name}'")
                     into[name] = spec
+    for name, more in claims.adds.items():           # after every count set: adds compose with it
+        table = out.get("tables", {}).get(name)
+        if isinstance(table, dict) and isinstance(table.get("count"), int):
+            table["count"] += more
     return out
 
 
 def _merge_table(table: dict, spec: dict, overlay, src, name, claims) -> dict:
     out = dict(table)
     for key, value in spec.items():
+        if key == "adds" and isinstance(value, int):     # composes: no claim, no conflict
+            claims.adds[name] = claims.adds.get(name, 0) + value
+            if name not in claims.count_at:
+                claims.count_at[name] = (src, ("tables", name, key))
+            continue
         if key == "fields" and isinstance(value, dict):
             fields = dict(out.get("fields", {}))
             for field, declared in value.items():
@@ -119,10 +133,37 @@ def _merge_table(table: dict, spec: dict, overlay, src, name, claims) -> dict:
                 fields[field] = declared
             out["fields"] = fields
         else:
-            claims.claim(overlay, ("table", name, key), src, ("tables", name, key),
-                         f"'{key}' of table '{name}'")
+            fine = claims.claim(overlay, ("table", name, key), src, ("tables", name, key),
+                                f"'{key}' of table '{name}'")
             out[key] = value
+            if key == "count":                         # a count in conflict is not checked
+                claims.count_at[name] = (src, ("tables", name, key)) if fine else None
     return out
+
+
+def merge_options(rules, overlays, claims: "Claims", problems) -> None:
+    """Each expansion's ``options`` added to the game's; its ``experimental`` option, a bool
+    that must be true to start a game, kept in ``rules.option_gates``."""
+    for overlay in overlays:
+        src = overlay["source"]
+        for name, spec in (src.data.get("options") or {}).items():
+            claims.claim(overlay, ("option", name), src, ("options", name), f"the option '{name}'")
+            if name in rules.manifest.get("options", {}):
+                problems.add("duplicate-name", f"the base game has an option '{name}' already",
+                             src, ("options", name), key=True)
+                continue
+            rules.options = {**rules.options, name: spec}
+            rules.option_origin[name] = (src, ("options", name))
+        gate = src.data.get("experimental")
+        if gate is None:
+            continue
+        spec = rules.options.get(gate["option"])
+        if spec is None or spec.get("type") != "bool":
+            problems.add("unknown-name", f"'{gate['option']}' is not a bool option of "
+                         f"'{overlay['name']}'", src, ("experimental", "option"),
+                         hint="declare it under this manifest's options: with type: bool, default: false")
+            continue
+        rules.option_gates[gate["option"]] = (overlay["name"], gate["why"])
 
 
 def claim_flow(overlays, claims: "Claims") -> None:
@@ -146,8 +187,11 @@ class Claims:
     def __init__(self, problems):
         self.problems = problems
         self.by: dict = {}           # key -> (overlay name, source, path)
+        self.count_at: dict = {}     # table -> (source, path) of the count an expansion last set
+        self.adds: dict = {}         # table -> records the expansions' ``adds`` put on its count
 
-    def claim(self, overlay, key, src, path, what: str) -> None:
+    def claim(self, overlay, key, src, path, what: str) -> bool:
+        """Note who changes ``key``; False (and a problem) if another expansion did already."""
         name = overlay["name"]
         first = self.by.get(key)
         if first is not None and first[0] != name and FIXTURES not in (first[0], name):
@@ -157,9 +201,62 @@ class Claims:
                               f"change {what} (also at {osrc.path}:{line}:{col})", src, path,
                               key=True, hint=f"'{other}' changes it at {osrc.path}:{line}:{col}; "
                               "play them apart, or make one expansion of both")
-            return
+            return False
         if first is None or name != FIXTURES:
             self.by[key] = (name, src, path)
+        return True
+
+
+# ---------------------------------------------------------------- presentation
+
+_LISTS = ("hidden", "details", "cards")             # joined: each expansion's names added
+_SCALARS = ("opponent_lines", "score")              # replaced whole
+
+
+def merge_presentation(base: dict, overlays, claims: Claims, problems) -> dict:
+    """The base presentation with each expansion's laid on: a mapping (names, records, titles,
+    members, words, layouts, tallies) key by key, the lists joined, a panel's names added at
+    its end or ``after:`` a name in it, the scalars replaced. Two expansions setting one key
+    conflict; additions never do."""
+    out = {key: (dict(v) if isinstance(v, dict) else list(v) if isinstance(v, list) else v)
+           for key, v in base.items()}
+    for overlay in overlays:
+        src = overlay["presentation"]
+        for section, value in src.data.items():
+            if section in _LISTS:
+                out[section] = list(out.get(section, [])) + [n for n in value if n not in out.get(section, [])]
+            elif section in _SCALARS:
+                claims.claim(overlay, ("presentation", section), src, (section,), f"'{section}'")
+                out[section] = value
+            elif section == "panels":
+                panels = out.setdefault("panels", {})
+                for panel, change in value.items():
+                    laid = _lay_panel(panels.get(panel), change, src, ("panels", panel), problems)
+                    if laid is not None:
+                        panels[panel] = laid
+            else:
+                into = out.setdefault(section, {})
+                for key, entry in value.items():
+                    claims.claim(overlay, ("presentation", section, key), src, (section, key),
+                                 f"the presentation's {section} entry '{key}'")
+                    into[key] = entry
+    return out
+
+
+def _lay_panel(names, change, src, path, problems):
+    """A base panel with an expansion's names added: a list at its end, ``{after, add}`` after
+    that name. A panel the base leaves out shows every component already: kept so."""
+    if names is None:
+        return None
+    add = change if isinstance(change, list) else change["add"]
+    at = len(names)
+    if isinstance(change, dict):
+        if change["after"] not in names:
+            problems.add("unknown-name", f"'{change['after']}' is not in the base game's "
+                         f"'{path[-1]}' panel", src, path + ("after",), hint=did_you_mean(change["after"], names))
+        else:
+            at = names.index(change["after"]) + 1
+    return names[:at] + [n for n in add if n not in names] + names[at:]
 
 
 # ---------------------------------------------------------------- records
@@ -308,6 +405,8 @@ def summary(rules, overlay: dict) -> dict:
             for kind, listed in names.items():
                 if listed:
                     out[kind].append(f"{section}: {', '.join(listed)}")
+    if overlay["source"].data.get("options"):
+        out["adds"].append(f"options: {', '.join(overlay['source'].data['options'])}")
     out["replaces"] += [f"{t}: {', '.join(ids)} (whole)" for t, ids in changes["replaces"].items()]
     out["replaces"] += [f"{t}: {', '.join(ids)} (fields)" for t, ids in changes["patches"].items()]
     out["removes"] += [_count(ids, t) for t, ids in changes["removes"].items()]
@@ -332,7 +431,7 @@ def _sections(overlay, part, base: dict) -> dict:
             old = have.get(n) if isinstance(have, dict) and isinstance(entries, dict) else have
             if section == "tables" and old is not None:       # merged key by key: say which
                 keys = [f"field {f}" for f in entries[n].get("fields", {})] + \
-                       [k for k in entries[n] if k != "fields"]
+                       [f"count +{v}" if k == "adds" else k for k, v in entries[n].items() if k != "fields"]
                 n = f"{n} ({', '.join(keys)})"
             into["replaces" if old is not None else "adds"].append(n)
     return out

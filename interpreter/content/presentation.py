@@ -162,8 +162,11 @@ def build(data: dict) -> Presentation:
                         quiet=tuple(data.get("quiet", ())))
 
 
-def check(rules, source, problems) -> None:
-    """Every name the file uses must be declared: components of the right place, tables, fields."""
+def check(rules, source, problems, overlay: bool = False) -> None:
+    """Every name the file uses must be declared: components of the right place, tables, fields.
+
+    An expansion's file (``overlay``) may add a panel's names after one of the base's
+    (``{after: NAME, add: [...]}``, content/overlays.py lays them on); a game's may not."""
     data = source.data
     every = {name for names in rules.declared.values() for name in names}
     mine = set(rules.player_components)
@@ -181,8 +184,16 @@ def check(rules, source, problems) -> None:
         table = panel in ("table", "scripted")
         allowed = every - mine if table else mine
         where = "the table's" if table else "a player's"
+        at = ("panels", panel)
+        if isinstance(names, dict):
+            if not overlay:
+                problems.add("bad-presentation", "only an expansion's presentation adds names "
+                             "after another's; a game lists its panel whole", source, at,
+                             hint="write the panel as a list of names")
+                continue
+            names, at = names["add"], at + ("add",)
         for k, name in enumerate(names):
-            need(name, allowed, ("panels", panel, k), f"is not one of {where} components")
+            need(name, allowed, at + (k,), f"is not one of {where} components")
     for k, name in enumerate(data.get("score", {}).get("parts", [])):
         need(name, set(rules.counters) | set(rules.player_vars) & mine, ("score", "parts", k),
              "is not a player's counter or variable")

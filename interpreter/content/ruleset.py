@@ -150,6 +150,9 @@ class Ruleset:
         self.modifier_fields: dict = {}    # table -> its fields of type modifiers
         self.prepared: dict = {}           # component name -> what its kind built at load (graphs)
         self.zone_fill: dict = {}          # zone -> (where, limit) trees, for zones filled from a table
+        self.option_origin: dict = {}      # option -> (Source, path) when an expansion declares it
+        self.option_gates: dict = {}       # option -> (expansion, why): must be true to start a game
+        self.count_at: dict = {}           # table -> (Source, path) of a count an expansion changed
 
     # ------------------------------------------------------------- queries
     def where(self, node) -> str:
@@ -240,6 +243,7 @@ def load_ruleset(name_or_path: str, expansions=(), fixtures=None) -> Ruleset:
     with _after(problems):
         _declare(rules, components, overlays, problems, claims)
         overlaying.claim_flow(overlays, claims)
+        overlaying.merge_options(rules, overlays, claims, problems)
         for src in [components] + data_sources + [o["components"] for o in overlays]:
             tables.check_reserved_keys(src, problems)
         tables.load_records(rules, components, steps, problems,
@@ -264,10 +268,16 @@ def _presentation(rules, folder: Path, manifest: Source, problems: Problems):
     """The manifest's presentation file, checked; the default presentation without one."""
     name = manifest.data.get("presentation")
     source = name and _read(folder, name, "presentation", problems, (manifest, ("presentation",)))
-    if not source:
+    laid = [o for o in rules.overlays if o.get("presentation") is not None]
+    if not source and not laid:
         return presentation.Presentation()
-    presentation.check(rules, source, problems)
-    return presentation.build(source.data)
+    if source:
+        presentation.check(rules, source, problems)
+    for overlay in laid:                             # an expansion's own entries, checked as written
+        presentation.check(rules, overlay["presentation"], problems, overlay=True)
+    data = overlaying.merge_presentation(source.data if source else {}, laid,
+                                         overlaying.Claims(problems), problems)
+    return presentation.build(data)
 
 
 def _read(folder: Path, name: str, schema: str | None, problems: Problems,
@@ -403,7 +413,7 @@ def _overlay(base: Path, problems, name: str = "fixtures") -> list:
     if src is None:
         return []
     parts = {part: _read(base, src.data[part], part, problems, (src, (part,)))
-             if part in src.data else None for part in ("components", "flow")}
+             if part in src.data else None for part in ("components", "flow", "presentation")}
     data = [_read(base, f, None, problems, (src, ("data", i)))
             for i, f in enumerate(src.data.get("data", []))]
     for one in [src, *parts.values(), *data]:
@@ -421,7 +431,13 @@ def path_problem(folder: Path, name: str, kind: str):
 # ---------------------------------------------------------------- declarations
 
 def _declare(rules: Ruleset, components: Source, overlays, problems: Problems, claims) -> None:
+    for name, spec in components.data.get("tables", {}).items():
+        if isinstance(spec, dict) and "adds" in spec:     # a game has no count to add to
+            problems.add("expansion-only", "'adds' raises a base game's count; a game gives its "
+                         "own table a count", components, ("tables", name, "adds"), key=True,
+                         hint="write count: N")
     c = overlaying.merge_components(components.data, overlays, claims)
+    rules.count_at = claims.count_at
     rules.declared = {section: c.get(section, {}) for section in mechanics.COMPONENTS}
     rules.counters = rules.declared["counters"]
     rules.player_vars = rules.declared["player_vars"]
@@ -479,9 +495,10 @@ def _check_option_defaults(rules, manifest: Source, problems: Problems) -> None:
         spec = rules.options[name]
         if "table" in spec and (spec["table"] not in rules.tables or spec["table"] in rules.incomplete_tables):
             continue                                 # reported already: no cascade
-        where = ("options", name, "default") if "default" in spec else ("options", name)
+        src, at = rules.option_origin.get(name, (manifest, ("options", name)))
+        where = at + ("default",) if "default" in spec else at
         hint = None if "default" in spec else "add a default: a new game uses it when the option is not given"
-        problems.add("option-default", message, manifest, where, key=hint is not None, hint=hint)
+        problems.add("option-default", message, src, where, key=hint is not None, hint=hint)
 
 
 def _check_returns(rules, manifest: Source, problems: Problems):

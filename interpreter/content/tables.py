@@ -393,9 +393,11 @@ def _check_counts(rules, components, problems) -> None:
     for table, spec in rules.table_specs.items():
         want = spec.get("count")
         have = len(rules.tables[table])
-        if want is not None and want != have:
+        at = rules.count_at.get(table, (components, ("tables", table, "count")))
+        if want is not None and want != have and at is not None:   # None: two expansions' counts, in conflict
+            src, path = at                         # said where the count was last changed
             problems.add("count-mismatch", f"table '{table}' should have {want} records, has {have}",
-                         components, ("tables", table, "count"))
+                         src, path)
 
 
 # ---------------------------------------------------------------- compiling

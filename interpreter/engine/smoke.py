@@ -49,7 +49,8 @@ def _smoke(rules, players: int, decisions: int):
     """``(code, file, line, col, message)`` of what went wrong, or None."""
     rnd = random.Random(SEED)
     try:
-        game = Game.new(rules, players=players, seed=SEED)
+        gates = dict.fromkeys(rules.option_gates, True)    # validating is playing it on purpose
+        game = Game.new(rules, players=players, seed=SEED, options=gates)
         for _ in range(decisions):
             if game.over:
                 break

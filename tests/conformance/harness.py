@@ -65,6 +65,8 @@ def option_values(rules, name: str, players: int) -> list:
     (a ``per_seat`` option's games come from ``seat_lists`` instead)."""
     spec = rules.options[name]
     kind = spec.get("type", "choice")
+    if name in rules.option_gates:                # an experimental expansion's switch: on, or no game
+        return [True]
     if kind == "bool":
         return [False, True]
     if kind == "seats":
@@ -463,9 +465,15 @@ def replay(rules, game, reloads=()) -> Game:
     return again
 
 
+def switched_on(rules, options: dict | None = None) -> dict:
+    """The options with every experimental expansion's switch on (a game refuses to start without)."""
+    return {**dict.fromkeys(rules.option_gates, True), **(options or {})}
+
+
 def final_hashes(name: str, players: int, seed: int, options: dict) -> list[str]:
     """The sha256 of the final states of two seeded games: a random one, and a look-ahead bot's."""
     rules = rules_of(name)
+    options = switched_on(rules, options)
     random_game = Game.new(rules, players=players, seed=seed, options=options)
     drive(random_game, random_mover(seed, any_seat=True), max_steps=MAX_DECISIONS)
     bot_game = Game.new(rules, players=players, seed=seed, options=options)

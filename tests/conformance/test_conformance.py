@@ -18,7 +18,7 @@ from interpreter.engine.game import Game
 
 from .harness import (RULESET_IDS, allowed_values, check_no_leak, final_hashes, hidden_variant,
                       option_values, per_seat_options, random_playout, rules_of, seat_lists, setups,
-                      short_name)
+                      short_name, switched_on)
 
 HARNESS = os.path.join(os.path.dirname(__file__), "harness.py")
 
@@ -100,7 +100,7 @@ def test_hidden_variants_change_something(name):
     if not hides:
         pytest.skip("this ruleset hides nothing")
     players = rules.players["max"]
-    game = Game.new(rules, players=players, seed=5)
+    game = Game.new(rules, players=players, seed=5, options=switched_on(rules))
     move, rnd = random_mover(5), random.Random(5)
     changed = 0
     for _ in range(6):
@@ -115,7 +115,7 @@ def test_hidden_variants_change_something(name):
 def test_the_leak_check_catches_a_leak(name, monkeypatch):
     """A view that shows the whole state (hidden parts too) fails the leak check."""
     rules = rules_of(name)
-    game = Game.new(rules, players=rules.players["max"], seed=5)
+    game = Game.new(rules, players=rules.players["max"], seed=5, options=switched_on(rules))
     plain = Game.view
     monkeypatch.setattr(Game, "view", lambda self, seat: {**plain(self, seat), "leak": self.to_json()})
     rnd = random.Random(5)
