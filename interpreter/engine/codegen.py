@@ -33,7 +33,8 @@ import sys
 
 from ..dsl import ast, lark_cache
 from ..mechanics import ATTRIBUTES, FUNCTIONS, VERBS, core
-from ..mechanics.grids import ROOM_READERS, SIDE_READERS, room_item
+from ..mechanics import zones
+from ..mechanics.grids import ROOM_READERS, SIDE_READERS, _Geometry, room_item
 from ..model.limits import _SMALL as SMALL, number, sized
 from ..model.values import Condition, Player, Room, RuleError, Side, Zone, describe, items_of, truth
 from . import budget
@@ -127,6 +128,13 @@ def _compare_error(op, a, b):
     _int(a, op)
     _int(b, op)
     raise AssertionError("unreachable")         # one of them is not a number
+
+
+def _condition_reader(Ctx, evaluate):
+    def condition(ctx, record_id, tree):
+        """A record's condition field read (``evaluate._field``): ``self`` and ``this`` its locals."""
+        return evaluate(tree, Ctx(ctx.game, {"self": ctx.env.get("self"), "this": record_id}))
+    return condition
 
 
 def _fail(message):
@@ -307,7 +315,7 @@ class _Generator:
             "__builtins__": {"type": type, "bool": bool, "int": int, "str": str, "dict": dict, "list": list,
                              "len": len, "RecursionError": RecursionError},
             "RuleError": RuleError, "Zone": Zone, "Room": Room, "Side": Side, "Player": Player,
-            "ROOM_ITEM": room_item, "TRUTH": truth, "ITEMS": _items,
+            "ROOM_ITEM": room_item, "CONDITION": _condition_reader(Ctx, evaluate), "ZONE_TOP": _zone_top, "TRUTH": truth, "ITEMS": _items,
             "ZONE_OP": _zone_binop, "CMP_ERROR": _compare_error, "FAIL": _fail,
             "NUMBER": number, "SIZED": sized, "INT": _int, "DIVIDE": _divide, "PLUS": _plus,
             "MISUSE": misuse, "PYERR": _PYTHON_ERRORS, "BUDGET": budget, "NK": _MISSING,
@@ -632,13 +640,16 @@ class _Generator:
         name = node.id
         if name in scope.names:
             return scope.names[name]
-        glob = self.global_name(name)
-        if scope.dynamic:
-            k = self.const(name)
-            return f"(env[{k}] if {k} in env else {glob})"
-        return glob
+        if not scope.dynamic:
+            return self.global_name(name, scope, d)
+        k, t = self.const(name), self.fresh()       # a local of the thread's first, if bound
+        self.line(d, f"if {k} in env:")
+        self.line(d + 1, f"{t} = env[{k}]")
+        self.line(d, "else:")
+        self.line(d + 1, f"{t} = {self.global_name(name, scope, d + 1)}")
+        return t
 
-    def global_name(self, name: str) -> str:
+    def global_name(self, name: str, scope, d: int) -> str:
         """A name of the ruleset's declarations (``evaluate.lookup``), resolved now."""
         kind = self.rules.names.get(name)
         if kind is None:
@@ -646,14 +657,32 @@ class _Generator:
         tag, what = kind
         k = self.const(name)
         if tag == "table":
-            return f"{self.const(what.value)}(ctx, {k}, None)"
+            if what.pure:                              # a reference: the same value every time
+                return self.const(what.value(None, name, None))
+            return self.component(what, k, "None")
         if tag == "mine":
-            return f"{self.const(what.value)}(ctx, {k}, ctx.me)"
+            return self.component(what, k, self.my_seat(scope, d))
         if tag == "builtin":
             return f"{self.const(what)}(ctx)"
         if tag == "seat":
             return f"ctx.game.scripted_seat({k})"
         return self.const(what)
+
+    def component(self, kind, k: str, owner: str) -> str:
+        """A component's value: read from the state directly when its kind says how (``read``)."""
+        if kind.read is not None:
+            return kind.read.format(state="ctx.game.state", name=k, owner=owner)
+        return f"{self.const(kind.value)}(ctx, {k}, {owner})"
+
+    def my_seat(self, scope, d: int) -> str:
+        """The acting player's seat (``ctx.me``, its error included), in a local."""
+        me = scope.names.get("self")
+        if me is None:
+            me = self.fresh()
+            self.line(d, f"{me} = ctx.env.get({self.const('self')})")
+        t = self.fresh()
+        self.line(d, f"{t} = {me}.seat if type({me}) is Player else ctx.me")
+        return t
 
     def list_expr(self, node, scope, d):
         return "[" + ", ".join(self.exprs(node.items, scope, d)) + "]"
@@ -676,17 +705,23 @@ class _Generator:
             fields = self.fields[name] = {rid: record[name] for rid, record in self.rules.entities.items()
                                           if name in record and type(record[name]) is not Condition
                                           } if name != "id" else {}
+        conditions = self.conditions(name)
         word = "if"
-        if fields:                                     # a content record's plain field
+        if fields or conditions:                       # a content record's plain field
             line(d, f"if type({obj}) is str:")
             line(d + 1, f"{t} = {self.const(fields)}.get({obj}, NK)")
             line(d + 1, f"if {t} is NK:")
-            line(d + 2, f"{t} = {reader}(ctx, {obj})")
+            if conditions:                             # or its condition, evaluated now
+                c = self.fresh()
+                line(d + 2, f"{c} = {self.const(conditions)}.get({obj})")
+                line(d + 2, f"{t} = {reader}(ctx, {obj}) if {c} is None else CONDITION(ctx, {obj}, {c})")
+            else:
+                line(d + 2, f"{t} = {reader}(ctx, {obj})")
             word = "elif"
         if name in ROOM_READERS:
             line(d, f"{word} type({obj}) is Room:")
             line(d + 1, f"{t} = " + _ROOM_INLINE.get(name, "{reader}(ctx, {v})").format(
-                v=obj, reader=self.const(ROOM_READERS[name])))
+                v=obj, reader=self.const(ROOM_READERS[name]), tags=self.room_tags()))
             word = "elif"
         if name in SIDE_READERS:
             line(d, f"{word} type({obj}) is Side:")
@@ -698,13 +733,29 @@ class _Generator:
         kind = self.rules.player_components.get(name)
         if kind is not None:
             line(d, f"elif type({obj}) is Player:")
-            line(d + 1, f"{t} = {self.const(kind.value)}(ctx, {k}, {obj}.seat)")
+            line(d + 1, f"{t} = {self.component(kind, k, obj + '.seat')}")
         for value_type, read in self.value_readers(name):
             line(d, f"elif type({obj}) is {self.const(value_type)}:")
             line(d + 1, f"{t} = {self.const(read)}({obj}, {k}, ctx)")
         line(d, "else:")
         line(d + 1, f"{t} = {reader}(ctx, {obj})")
         return t
+
+    def conditions(self, name: str) -> dict:
+        """{record id: the expression of its condition field ``name``} (``evaluate._field``)."""
+        if name == "id":
+            return {}
+        rules = self.rules
+        return {rid: rules.expressions[record[name].key] for rid, record in rules.entities.items()
+                if type(record.get(name)) is Condition}
+
+    def room_tags(self) -> str:
+        """The constant {grid: {(row, col): its tags}}: a room's tags, as grids' geometry has them."""
+        tags = self.__dict__.get("_tags")
+        if tags is None:
+            tags = self._tags = self.const({name: _Geometry(name, None, spec).tags
+                                           for name, spec in self.rules.grids.items()})
+        return tags
 
     def value_readers(self, name: str) -> list:
         """(value type, its reader in ``mechanics.ATTRIBUTES``) for the engine values that have
@@ -734,13 +785,25 @@ class _Generator:
             return f"{self.fnames[name]}(ctx{''.join(', ' + a for a in args)})"
         if name in self.rules.functions or name not in FUNCTIONS:
             raise Unsupported(name)                    # left to the closures (and their errors)
+        args = self.exprs(node.args, scope, d)
+        fast = _FAST.get(FUNCTIONS[name].fn)
+        if fast is None or len(args) != fast[0]:
+            values = self.fresh()
+            self.line(d, f"{values} = [{', '.join(args)}]")
+            return self.mechanic(name, values, d)
+        t = self.fresh()                              # the common case inline, the function else
+        guard, value = fast[1:]
+        self.line(d, f"if {guard.format(*args)}:")
+        self.line(d + 1, f"{t} = {value.format(*args, t=t)}")
+        self.line(d, "else:")
         values = self.fresh()
-        self.line(d, f"{values} = [{', '.join(self.exprs(node.args, scope, d))}]")
-        return self.mechanic(name, values, d)
+        self.line(d + 1, f"{values} = [{', '.join(args)}]")
+        self.mechanic(name, values, d + 1, t)
+        return t
 
-    def mechanic(self, name: str, values: str, d: int) -> str:
+    def mechanic(self, name: str, values: str, d: int, t: str | None = None) -> str:
         """A call of a registered function; a Python error in it is judged by ``misuse``."""
-        t = self.fresh()
+        t = t or self.fresh()
         self.line(d, "try:")
         self.line(d + 1, f"{t} = {self.const(FUNCTIONS[name].fn)}(ctx, {values})")
         self.line(d, "except PYERR as exc:")
@@ -795,7 +858,7 @@ class _Generator:
                 fast = same if op == "==" else f"(not {same})"
                 return f"(ZONE_OP({k}, {a}, {b}, ctx) if type({a}) is Zone or type({b}) is Zone else {fast})"
             if op == "+":
-                return self.arithmetic(a, b, "+", f"ZONE_OP({k}, {a}, {b}, ctx)", d)
+                return self.arithmetic(a, b, "+", f"ZONE_OP({k}, {a}, {b}, ctx)", d, lists=True)
             test = f"{a} in {b}" if op == "in" else f"{a} not in {b}"
             return f"({test} if type({b}) is list and type({a}) is not Zone else ZONE_OP({k}, {a}, {b}, ctx))"
         if op in ("<", "<=", ">", ">="):
@@ -804,14 +867,18 @@ class _Generator:
             return self.arithmetic(a, b, op, f"NUMBER(INT({a}, {k}) {op} INT({b}, {k}))", d)
         return f"DIVIDE({a}, {b}, {k})"
 
-    def arithmetic(self, a: str, b: str, op: str, otherwise: str, d: int) -> str:
+    def arithmetic(self, a: str, b: str, op: str, otherwise: str, d: int, lists: bool = False) -> str:
         """``a op b`` on two numbers without a call (the size checked only past 64 bits, as
-        ``limits.number`` does); ``otherwise`` for any other values (and their errors)."""
+        ``limits.number`` does), and, with ``lists``, two lists joined (their size checked);
+        ``otherwise`` for any other values (and their errors)."""
         t = self.fresh()
         self.line(d, f"if type({a}) is int and type({b}) is int:")
         self.line(d + 1, f"{t} = {a} {op} {b}")
         self.line(d + 1, f"if not -SMALL < {t} < SMALL:")
         self.line(d + 2, f"{t} = NUMBER({t})")
+        if lists:
+            self.line(d, f"elif type({a}) is list and type({b}) is list:")
+            self.line(d + 1, f"{t} = SIZED({a} + {b})")
         self.line(d, "else:")
         self.line(d + 1, f"{t} = {otherwise}")
         return t
@@ -862,6 +929,27 @@ class _Generator:
         return f"(-INT({a}, {self.const('-')}))"
 
 
+# Registered functions whose common case is written inline: fn -> (number of values, the case
+# (a Python test over the values' locals {0}, {1}...), its value there); any other values go
+# to the function itself, its errors with them. Each case gives what the function gives.
+_FAST = {
+    core.count: (1, "type({0}) is list", "len({0})"),
+    core.absolute: (1, "type({0}) is int", "{0} if {0} >= 0 else -{0}"),
+    core.first: (1, "type({0}) is list", "{0}[0] if {0} else None"),
+    core.as_list: (1, "type({0}) is list", "list({0})"),
+    core.get: (3, "type({0}) is dict and type({1}) is str", "{0}.get({1}, {2})"),
+    zones.top: (1, "type({0}) is Zone and {0}.n is not None",      # one pile of a group: its list
+                "ZONE_TOP(ctx.game.state, {0})"),
+}
+
+
+def _zone_top(state, zone):
+    """The top card of one zone of a numbered group (``zones.top`` on it)."""
+    of = zone.of
+    live = (state["zones"] if of is None else state["players"][of]["zones"])[zone.name][zone.n - 1]
+    return live[0] if live else None
+
+
 # A room's attributes read without a call (``v`` the room's local): its fields, and its item
 # by grids' own reader of the state.
 _ROOM_INLINE = {
@@ -869,6 +957,7 @@ _ROOM_INLINE = {
     "col": "{v}.c",
     "item": "ROOM_ITEM(ctx.game.state, {v})",
     "empty": "(ROOM_ITEM(ctx.game.state, {v}) is None)",
+    "tags": "{tags}[{v}.grid][{v}.r, {v}.c]",
 }
 
 
