@@ -315,7 +315,7 @@ class _Generator:
             "__builtins__": {"type": type, "bool": bool, "int": int, "str": str, "dict": dict, "list": list,
                              "len": len, "RecursionError": RecursionError},
             "RuleError": RuleError, "Zone": Zone, "Room": Room, "Side": Side, "Player": Player,
-            "ROOM_ITEM": room_item, "CONDITION": _condition_reader(Ctx, evaluate), "ZONE_TOP": _zone_top, "TRUTH": truth, "ITEMS": _items,
+            "ROOM_ITEM": room_item, "CONDITION": _condition_reader(Ctx, evaluate), "TRUTH": truth, "ITEMS": _items,
             "ZONE_OP": _zone_binop, "CMP_ERROR": _compare_error, "FAIL": _fail,
             "NUMBER": number, "SIZED": sized, "INT": _int, "DIVIDE": _divide, "PLUS": _plus,
             "MISUSE": misuse, "PYERR": _PYTHON_ERRORS, "BUDGET": budget, "NK": _MISSING,
@@ -332,6 +332,8 @@ class _Generator:
         self.readers: dict = {}            # attribute -> its reader's name
         self.root_names: dict = {}         # id(expression) -> its E name
         self.fields: dict = {}             # attribute -> {record id: plain field} (one table per name)
+        self.pure: dict = {}               # table name -> the K name of its reference (pure kinds)
+        self.inlinable: dict = {}          # ruleset function -> whether calls of it are written inline
 
     # ------------------------------------------------------------ names in the source
     def const(self, value) -> str:
@@ -658,7 +660,7 @@ class _Generator:
         k = self.const(name)
         if tag == "table":
             if what.pure:                              # a reference: the same value every time
-                return self.const(what.value(None, name, None))
+                return self.pure_value(name, what)
             return self.component(what, k, "None")
         if tag == "mine":
             return self.component(what, k, self.my_seat(scope, d))
@@ -667,6 +669,12 @@ class _Generator:
         if tag == "seat":
             return f"ctx.game.scripted_seat({k})"
         return self.const(what)
+
+    def pure_value(self, name: str, kind) -> str:
+        """The one constant of a table's reference (a zone, a grid), made once."""
+        if name not in self.pure:
+            self.pure[name] = self.const(kind.value(None, name, None))
+        return self.pure[name]
 
     def component(self, kind, k: str, owner: str) -> str:
         """A component's value: read from the state directly when its kind says how (``read``)."""
@@ -771,8 +779,33 @@ class _Generator:
 
     def index(self, node, scope, d):
         obj, key = self.exprs([node.obj, node.key], scope, d)
+        group = self.table_group(node.obj, scope)
+        if group is not None:                          # pile[i] of the table's numbered group
+            ref, members = group
+            return (f"({members}[{key} - 1] if {obj} is {ref} and type({key}) is int and 0 < {key} <= "
+                    f"{len(self.namespace[members])} else INDEX({obj}, {key}, ctx.game.state))")
         return (f"({obj}[{key} - 1] if type({obj}) is list and type({key}) is int and 0 < {key} <= len({obj}) "
                 f"else INDEX({obj}, {key}, ctx.game.state))")
+
+    def table_group(self, node, scope):
+        """(its reference, its zones) when ``node`` names a numbered group of the table's zones,
+        which has as many zones as its declaration's ``count``, always (``zones.new_zone``)."""
+        if node.__class__ is not ast.Name or node.id in scope.names:
+            return None
+        kind = self.rules.names.get(node.id)
+        spec = self.rules.zones.get(node.id)
+        if kind is None or kind[0] != "table" or not getattr(kind[1], "pure", False) \
+                or type(spec) is not dict or not spec.get("count"):
+            return None
+        ref = self.pure_value(node.id, kind[1])
+        zone = self.namespace[ref]
+        if type(zone) is not Zone or zone.n is not None or zone.of is not None:
+            return None
+        members = self.pure.get((node.id, "members"))
+        if members is None:
+            members = self.pure[node.id, "members"] = self.const(
+                [Zone(zone.name, None, k) for k in range(1, spec["count"] + 1)])
+        return ref, members
 
     def function_call(self, node, scope, d):
         name = node.name
@@ -782,6 +815,8 @@ class _Generator:
                 message = f"'{name}' takes {arity} values, got {len(node.args)}"
                 return f"FAIL({self.const(message)})"
             args = self.exprs(node.args, scope, d)
+            if self.is_inlinable(name):
+                return self.inline(name, args, scope, d)
             return f"{self.fnames[name]}(ctx{''.join(', ' + a for a in args)})"
         if name in self.rules.functions or name not in FUNCTIONS:
             raise Unsupported(name)                    # left to the closures (and their errors)
@@ -800,6 +835,55 @@ class _Generator:
         self.line(d + 1, f"{values} = [{', '.join(args)}]")
         self.mechanic(name, values, d + 1, t)
         return t
+
+    # A small ruleset function that reads the state only through pure functions and plain
+    # fields is written at its call sites: its body is cheaper than a call and a memo look-up.
+    # It can roll no dice (no ``roll``, no condition field), so whether its value is kept for
+    # the statement (the memo) changes nothing; the step budget is charged by the loops around.
+
+    def is_inlinable(self, name: str) -> bool:
+        known = self.inlinable.get(name)
+        if known is None:
+            self.inlinable[name] = False               # while looking: a call of itself is a call
+            known = self.inlinable[name] = self.small_and_pure(self.rules.functions[name][1])
+        return known
+
+    def small_and_pure(self, tree) -> bool:
+        size = 0
+        stack = [tree]
+        while stack:
+            node = stack.pop()
+            size += 1
+            cls = node.__class__
+            if size > _INLINE_NODES or cls is ast.Generator:
+                return False
+            if cls is ast.Function:
+                if node.name in self.rules.functions:
+                    if node.name not in self.fnames or not self.is_inlinable(node.name):
+                        return False
+                    size += _INLINE_NODES // 4         # what the callee adds
+                elif node.name not in FUNCTIONS or FUNCTIONS[node.name].fn not in _FAST:
+                    return False
+                elif FUNCTIONS[node.name].fn is core.get and not self.plain_key(node):
+                    return False
+            elif cls is ast.Attribute and self.conditions(node.name):
+                return False
+            stack.extend(node.children())
+        return True
+
+    def plain_key(self, node) -> bool:
+        """``get(r, "key", d)`` whose key is a text that no record holds as a condition."""
+        key = node.args[1] if len(node.args) == 3 else None
+        return key.__class__ is ast.Literal and type(key.value) is str and not self.conditions(key.value)
+
+    def inline(self, name: str, args: list, scope, d: int) -> str:
+        """The body of ruleset function ``name`` with its parameters bound to ``args``."""
+        params, tree = self.rules.functions[name]
+        me = scope.names.get("self")
+        if me is None or scope.dynamic:                # as the function sees it: the thread's self
+            me = self.fresh("v")
+            self.line(d, f"{me} = ctx.env.get({self.const('self')})")
+        return self.expr(tree, _Scope(dict(zip(params, args), self=me), dynamic=False), d)
 
     def mechanic(self, name: str, values: str, d: int, t: str | None = None) -> str:
         """A call of a registered function; a Python error in it is judged by ``misuse``."""
@@ -929,6 +1013,8 @@ class _Generator:
         return f"(-INT({a}, {self.const('-')}))"
 
 
+_INLINE_NODES = 40         # the largest function body (in syntax nodes) written at its call sites
+
 # Registered functions whose common case is written inline: fn -> (number of values, the case
 # (a Python test over the values' locals {0}, {1}...), its value there); any other values go
 # to the function itself, its errors with them. Each case gives what the function gives.
@@ -939,15 +1025,9 @@ _FAST = {
     core.as_list: (1, "type({0}) is list", "list({0})"),
     core.get: (3, "type({0}) is dict and type({1}) is str", "{0}.get({1}, {2})"),
     zones.top: (1, "type({0}) is Zone and {0}.n is not None",      # one pile of a group: its list
-                "ZONE_TOP(ctx.game.state, {0})"),
+                "{t}[0] if ({t} := (ctx.game.state['zones'] if {0}.of is None else "
+                "ctx.game.state['players'][{0}.of]['zones'])[{0}.name][{0}.n - 1]) else None"),
 }
-
-
-def _zone_top(state, zone):
-    """The top card of one zone of a numbered group (``zones.top`` on it)."""
-    of = zone.of
-    live = (state["zones"] if of is None else state["players"][of]["zones"])[zone.name][zone.n - 1]
-    return live[0] if live else None
 
 
 # A room's attributes read without a call (``v`` the room's local): its fields, and its item
