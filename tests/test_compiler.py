@@ -87,6 +87,45 @@ def test_an_expression_gives_the_same_value_either_way(monkeypatch):
         assert compiled.evaluate(tree) == reference.evaluate(text), text
 
 
+def test_loop_invariant_parts_and_inlined_functions_give_the_same_values(monkeypatch):
+    """Parts of a generator that do not read its variable are worked out once; small functions
+    are written where they are called: the values are those of the closures."""
+    texts = ['list(double(2) + x for x in range(1, 4))', 'count(x for x in [1, 2, 3] if x < double(1))',
+             'list(x for x in [1, 2, 3] if false and double("a") > x)',    # never reached: no error
+             'list(abs(0 - double(x)) + abs(-3) for x in range(1, 3))', 'list(x for x in [] if 1 / 0)']
+    compiled = Game.new(load_ruleset(str(RULESETS / "toy")))
+    with monkeypatch.context() as m:
+        m.setattr(codegen, "ENABLED", False)
+        reference = Game.new(load_ruleset(str(RULESETS / "toy")))
+    program = codegen.program_of(compiled.rules)
+    assert program.generator.is_inlinable("double")
+    for text in texts:
+        tree = parse_expression(text)
+        assert program.add(tree) is not None, text
+        assert compiled.evaluate(tree) == reference.evaluate(text), text
+
+
+def test_dice_are_never_kept_or_inlined(tmp_path, monkeypatch):
+    """roll() advances the stream: a generator rolls once per item and a function that rolls is
+    called (its value kept for the statement, as the closures keep it), never inlined."""
+    folder = tmp_path / "toy"
+    shutil.copytree(RULESETS / "toy", folder)
+    edit(folder / "flow.yaml", "functions:\n", "functions:\n"
+         "  rolled:\n    params: []\n    expr: roll(1000)\n"
+         "  two:\n    params: []\n    expr: rolled() + rolled()\n")
+    compiled = Game.new(load_ruleset(str(folder)), seed=3)
+    with monkeypatch.context() as m:
+        m.setattr(codegen, "ENABLED", False)
+        reference = Game.new(load_ruleset(str(folder)), seed=3)
+    program = codegen.program_of(compiled.rules)
+    assert not program.generator.is_inlinable("rolled") and not program.generator.is_inlinable("two")
+    for text in ["list(roll(1000) for x in range(1, 6))", "two()", "list(rolled() + x for x in [1, 2])"]:
+        tree = parse_expression(text)
+        assert program.add(tree) is not None, text
+        assert compiled.evaluate(tree) == reference.evaluate(text), text
+    assert len(set(compiled.evaluate("list(roll(1000) for x in range(1, 6))"))) > 1
+
+
 # ---------------------------------------------------------------- content stays data
 
 # A string literal of the language has no escapes and no newline; a constant in YAML may hold anything.

@@ -27,6 +27,7 @@ generator binding ``self``) is left to the closures of ``compile.py``.
 from __future__ import annotations
 
 import hashlib
+import re
 import importlib.util
 import marshal
 import sys
@@ -34,7 +35,7 @@ import sys
 from ..dsl import ast, lark_cache
 from ..mechanics import ATTRIBUTES, FUNCTIONS, VERBS, core
 from ..mechanics import zones
-from ..mechanics.grids import ROOM_READERS, SIDE_READERS, _Geometry, room_item
+from ..mechanics.grids import ROOM_READERS, SIDE_READERS, _Geometry
 from ..model.limits import _SMALL as SMALL, number, sized
 from ..model.values import Condition, Player, Room, RuleError, Side, Zone, describe, items_of, truth
 from . import budget
@@ -315,7 +316,8 @@ class _Generator:
             "__builtins__": {"type": type, "bool": bool, "int": int, "str": str, "dict": dict, "list": list,
                              "len": len, "RecursionError": RecursionError},
             "RuleError": RuleError, "Zone": Zone, "Room": Room, "Side": Side, "Player": Player,
-            "ROOM_ITEM": room_item, "CONDITION": _condition_reader(Ctx, evaluate), "TRUTH": truth, "ITEMS": _items,
+            "CELL": _cells(rules), "CELL_KEY": _cell_key, "CONDITION": _condition_reader(Ctx, evaluate),
+            "TRUTH": truth, "ITEMS": _items,
             "ZONE_OP": _zone_binop, "CMP_ERROR": _compare_error, "FAIL": _fail,
             "NUMBER": number, "SIZED": sized, "INT": _int, "DIVIDE": _divide, "PLUS": _plus,
             "MISUSE": misuse, "PYERR": _PYTHON_ERRORS, "BUDGET": budget, "NK": _MISSING,
@@ -334,6 +336,9 @@ class _Generator:
         self.fields: dict = {}             # attribute -> {record id: plain field} (one table per name)
         self.pure: dict = {}               # table name -> the K name of its reference (pure kinds)
         self.inlinable: dict = {}          # ruleset function -> whether calls of it are written inline
+        self.pure_functions: dict = {}     # ruleset function -> whether it reads and never rolls
+        self.condition_fields: dict = {}   # attribute -> {record id: its condition's expression}
+        self.hoisted: list = []            # per generator being written: {id(node): its cell}
 
     # ------------------------------------------------------------ names in the source
     def const(self, value) -> str:
@@ -620,6 +625,14 @@ class _Generator:
         method = _EMIT.get(node.__class__)
         if method is None:
             raise Unsupported(node.__class__.__name__)
+        if self.hoisted:
+            for cells in self.hoisted:
+                cell = cells.pop(id(node), None)
+                if cell is not None:                   # worked out once per loop (``invariants``)
+                    self.line(d, f"if {cell} is NK:")
+                    self.line(d + 1, f"{cell} = {method(self, node, scope, d + 1)}")
+                    cells[id(node)] = cell
+                    return cell
         return method(self, node, scope, d)
 
     def atom(self, node, scope, d: int) -> str:
@@ -670,6 +683,11 @@ class _Generator:
             return f"ctx.game.scripted_seat({k})"
         return self.const(what)
 
+    def keys(self, text: str) -> str:
+        """``text`` (this module's or a kind's template) with each quoted key made a constant,
+        so that the source holds no text in quotes at all (a test checks it)."""
+        return _QUOTED.sub(lambda m: self.const(m.group(1)), text)
+
     def pure_value(self, name: str, kind) -> str:
         """The one constant of a table's reference (a zone, a grid), made once."""
         if name not in self.pure:
@@ -679,7 +697,7 @@ class _Generator:
     def component(self, kind, k: str, owner: str) -> str:
         """A component's value: read from the state directly when its kind says how (``read``)."""
         if kind.read is not None:
-            return kind.read.format(state="ctx.game.state", name=k, owner=owner)
+            return self.keys(kind.read.format(state="ctx.game.state", name=k, owner=owner))
         return f"{self.const(kind.value)}(ctx, {k}, {owner})"
 
     def my_seat(self, scope, d: int) -> str:
@@ -728,8 +746,8 @@ class _Generator:
             word = "elif"
         if name in ROOM_READERS:
             line(d, f"{word} type({obj}) is Room:")
-            line(d + 1, f"{t} = " + _ROOM_INLINE.get(name, "{reader}(ctx, {v})").format(
-                v=obj, reader=self.const(ROOM_READERS[name]), tags=self.room_tags()))
+            line(d + 1, f"{t} = " + self.keys(_ROOM_INLINE.get(name, "{reader}(ctx, {v})").format(
+                v=obj, reader=self.const(ROOM_READERS[name]), tags=self.room_tags())))
             word = "elif"
         if name in SIDE_READERS:
             line(d, f"{word} type({obj}) is Side:")
@@ -751,11 +769,13 @@ class _Generator:
 
     def conditions(self, name: str) -> dict:
         """{record id: the expression of its condition field ``name``} (``evaluate._field``)."""
-        if name == "id":
-            return {}
-        rules = self.rules
-        return {rid: rules.expressions[record[name].key] for rid, record in rules.entities.items()
+        found = self.condition_fields.get(name)
+        if found is None:
+            rules = self.rules
+            found = self.condition_fields[name] = {} if name == "id" else {
+                rid: rules.expressions[record[name].key] for rid, record in rules.entities.items()
                 if type(record.get(name)) is Condition}
+        return found
 
     def room_tags(self) -> str:
         """The constant {grid: {(row, col): its tags}}: a room's tags, as grids' geometry has them."""
@@ -829,7 +849,7 @@ class _Generator:
         t = self.fresh()                              # the common case inline, the function else
         guard, value = fast[1:]
         self.line(d, f"if {guard.format(*args)}:")
-        self.line(d + 1, f"{t} = {value.format(*args, t=t)}")
+        self.line(d + 1, f"{t} = {self.keys(value.format(*args, t=t))}")
         self.line(d, "else:")
         values = self.fresh()
         self.line(d + 1, f"{values} = [{', '.join(args)}]")
@@ -862,13 +882,62 @@ class _Generator:
                     if node.name not in self.fnames or not self.is_inlinable(node.name):
                         return False
                     size += _INLINE_NODES // 4         # what the callee adds
-                elif node.name not in FUNCTIONS or FUNCTIONS[node.name].fn not in _FAST:
-                    return False
-                elif FUNCTIONS[node.name].fn is core.get and not self.plain_key(node):
+                elif not self.pure_call(node):
                     return False
             elif cls is ast.Attribute and self.conditions(node.name):
                 return False
             stack.extend(node.children())
+        return True
+
+    def pure_call(self, node) -> bool:
+        """A call of a registered function that reads the state, changes nothing, rolls no dice."""
+        entry = FUNCTIONS.get(node.name)
+        if entry is None or entry.fn is core.roll or entry.fn.__module__.rsplit(".", 1)[-1] not in _PURE_MODULES:
+            return False
+        return entry.fn is not core.get or self.plain_key(node)
+
+    def is_pure(self, name: str) -> bool:
+        """Whether ruleset function ``name`` (and all it calls) is pure (``pure_call``); a cycle is not."""
+        known = self.pure_functions.get(name)
+        if known is None:
+            self.pure_functions[name] = False
+            known = self.pure_functions[name] = all(
+                self.pure_node(n) for n in _walk(self.rules.functions[name][1]))
+        return known
+
+    def pure_node(self, node) -> bool:
+        cls = node.__class__
+        if cls is ast.Function:
+            if node.name in self.rules.functions:
+                return node.name in self.fnames and self.is_pure(node.name)
+            return self.pure_call(node)
+        return cls is not ast.Attribute or not self.conditions(node.name)
+
+    # A generator's loop computes the parts of its condition and element that do not read its
+    # variable (and are pure: ``pure_node``) once, when first reached: ``cell = NK`` before the
+    # loop, ``if cell is NK: cell = ...`` where the part was. The value is the same each time,
+    # since nothing changes the state while an expression is worked out and nothing rolls.
+
+    def invariants(self, node) -> dict:
+        """{id(part): a new cell} for the largest such parts of generator ``node``."""
+        cells: dict = {}
+        stack = [part for part in (node.cond, node.element) if part is not None]
+        while stack:
+            part = stack.pop()
+            cls = part.__class__
+            if cls in _LEAVES or cls is ast.Generator:
+                continue                               # nothing to gain / its own loop
+            if self.invariant(part, node.var):
+                cells[id(part)] = self.fresh("h")
+            else:
+                stack.extend(part.children())
+        return cells
+
+    def invariant(self, part, var: str) -> bool:
+        for n in _walk(part):
+            cls = n.__class__
+            if cls is ast.Generator or (cls is ast.Name and n.id == var) or not self.pure_node(n):
+                return False
         return True
 
     def plain_key(self, node) -> bool:
@@ -902,6 +971,16 @@ class _Generator:
         self.line(d, f"{items} = {self.expr(node.iterable, scope, d)}")
         var = self.fresh("v")
         inner = scope.bind(node.var, var)
+        cells = self.invariants(node)
+        for cell in cells.values():
+            self.line(d, f"{cell} = NK")
+        self.hoisted.append(cells)
+        try:
+            return self.generator_loop(node, name, items, var, inner, d)
+        finally:
+            self.hoisted.pop()
+
+    def generator_loop(self, node, name, items, var, inner, d):
         fn = FUNCTIONS[name].fn
         early = {core.any_of: "True", core.all_of: "False"}.get(fn)
         t = self.fresh()
@@ -1013,7 +1092,23 @@ class _Generator:
         return f"(-INT({a}, {self.const('-')}))"
 
 
-_INLINE_NODES = 40         # the largest function body (in syntax nodes) written at its call sites
+_QUOTED = re.compile(r"'([a-z_]+)'")
+
+_PURE_MODULES = {"core", "zones", "grids", "seats", "graphs", "tracks"}
+"""The mechanics modules whose functions only read (``core.roll`` aside): ``_Generator.pure_call``."""
+
+_LEAVES = (ast.Literal, ast.Name)
+
+
+def _walk(tree):
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(node.children())
+
+
+_INLINE_NODES = 60         # the largest function body (in syntax nodes) written at its call sites
 
 # Registered functions whose common case is written inline: fn -> (number of values, the case
 # (a Python test over the values' locals {0}, {1}...), its value there); any other values go
@@ -1030,13 +1125,29 @@ _FAST = {
 }
 
 
+# A room's item, as ``grids.room_item`` reads it, its cell's key from a table (made once).
+_ITEM = ("(ctx.game.state['grids'] if {v}.of is None else ctx.game.state['players'][{v}.of]['grids'])"
+         "[{v}.grid]['items'].get(CELL.get(({v}.r, {v}.c)) or CELL_KEY({v}))")
+
+
+def _cell_key(room) -> str:
+    """The key of a room's cell in its grid's items (``grids.room_item``)."""
+    return f"{room.r},{room.c}"
+
+
+def _cells(rules) -> dict:
+    """{(row, col): its key} for every cell of the ruleset's grids."""
+    return {(r, c): f"{r},{c}" for spec in rules.grids.values()
+            for r in range(1, spec["rows"] + 1) for c in range(1, spec["cols"] + 1)}
+
+
 # A room's attributes read without a call (``v`` the room's local): its fields, and its item
 # by grids' own reader of the state.
 _ROOM_INLINE = {
     "row": "{v}.r",
     "col": "{v}.c",
-    "item": "ROOM_ITEM(ctx.game.state, {v})",
-    "empty": "(ROOM_ITEM(ctx.game.state, {v}) is None)",
+    "item": _ITEM,
+    "empty": f"({_ITEM} is None)",
     "tags": "{tags}[{v}.grid][{v}.r, {v}.c]",
 }
 
