@@ -35,7 +35,7 @@ import sys
 from ..dsl import ast, lark_cache
 from ..mechanics import ATTRIBUTES, FUNCTIONS, VERBS, core
 from ..mechanics import zones
-from ..mechanics.grids import ROOM_READERS, SIDE_READERS, _Geometry
+from ..mechanics.grids import ROOM_READERS, SIDE_READERS, _Geometry, edge_key
 from ..model.limits import _SMALL as SMALL, number, sized
 from ..model.values import Condition, Player, Room, RuleError, Side, Zone, describe, items_of, truth
 from . import budget
@@ -317,7 +317,8 @@ class _Generator:
                              "len": len, "RecursionError": RecursionError},
             "RuleError": RuleError, "Zone": Zone, "Room": Room, "Side": Side, "Player": Player,
             "CELL": _cells(rules), "CELL_KEY": _cell_key, "CONDITION": _condition_reader(Ctx, evaluate),
-            "TRUTH": truth, "ITEMS": _items,
+            "TRUTH": truth, "ITEMS": _items, "ENTITIES": rules.entities, "Condition": Condition,
+            "EDGE": _edges(rules), "EDGE_KEY": _edge_key,
             "ZONE_OP": _zone_binop, "CMP_ERROR": _compare_error, "FAIL": _fail,
             "NUMBER": number, "SIZED": sized, "INT": _int, "DIVIDE": _divide, "PLUS": _plus,
             "MISUSE": misuse, "PYERR": _PYTHON_ERRORS, "BUDGET": budget, "NK": _MISSING,
@@ -733,8 +734,14 @@ class _Generator:
                                           } if name != "id" else {}
         conditions = self.conditions(name)
         word = "if"
+        k = self.const(name)
+        kind = self.rules.player_components.get(name)
+        if kind is not None and node.obj.__class__ is ast.Name and node.obj.id == "self":
+            line(d, f"if type({obj}) is Player:")          # self is a player: tried first
+            line(d + 1, f"{t} = {self.component(kind, k, obj + '.seat')}")
+            word, kind = "elif", None
         if fields or conditions:                       # a content record's plain field
-            line(d, f"if type({obj}) is str:")
+            line(d, f"{word} type({obj}) is str:")
             line(d + 1, f"{t} = {self.const(fields)}.get({obj}, NK)")
             line(d + 1, f"if {t} is NK:")
             if conditions:                             # or its condition, evaluated now
@@ -751,12 +758,11 @@ class _Generator:
             word = "elif"
         if name in SIDE_READERS:
             line(d, f"{word} type({obj}) is Side:")
-            line(d + 1, f"{t} = {self.const(SIDE_READERS[name])}(ctx, {obj})")
+            line(d + 1, f"{t} = " + self.keys(_SIDE_INLINE.get(name, "{reader}(ctx, {v})").format(
+                v=obj, reader=self.const(SIDE_READERS[name]))))
             word = "elif"
-        k = self.const(name)
         line(d, f"{word} type({obj}) is dict and {k} in {obj}:")
         line(d + 1, f"{t} = {obj}[{k}]")
-        kind = self.rules.player_components.get(name)
         if kind is not None:
             line(d, f"elif type({obj}) is Player:")
             line(d + 1, f"{t} = {self.component(kind, k, obj + '.seat')}")
@@ -841,15 +847,18 @@ class _Generator:
         if name in self.rules.functions or name not in FUNCTIONS:
             raise Unsupported(name)                    # left to the closures (and their errors)
         args = self.exprs(node.args, scope, d)
-        fast = _FAST.get(FUNCTIONS[name].fn)
-        if fast is None or len(args) != fast[0]:
+        fn = FUNCTIONS[name].fn
+        cases = [case for case in (_FAST.get(fn), _FAST.get((fn, "record"))) if case and case[0] == len(args)]
+        if not cases:
             values = self.fresh()
             self.line(d, f"{values} = [{', '.join(args)}]")
             return self.mechanic(name, values, d)
-        t = self.fresh()                              # the common case inline, the function else
-        guard, value = fast[1:]
-        self.line(d, f"if {guard.format(*args)}:")
-        self.line(d + 1, f"{t} = {self.keys(value.format(*args, t=t))}")
+        t = self.fresh()                              # the common cases inline, the function else
+        word = "if"
+        for _, guard, value in cases:
+            self.line(d, f"{word} {self.keys(guard.format(*args))}:")
+            self.line(d + 1, f"{t} = {self.keys(value.format(*args, t=t))}")
+            word = "elif"
         self.line(d, "else:")
         values = self.fresh()
         self.line(d + 1, f"{values} = [{', '.join(args)}]")
@@ -1119,6 +1128,9 @@ _FAST = {
     core.first: (1, "type({0}) is list", "{0}[0] if {0} else None"),
     core.as_list: (1, "type({0}) is list", "list({0})"),
     core.get: (3, "type({0}) is dict and type({1}) is str", "{0}.get({1}, {2})"),
+    (core.get, "record"): (3, "type({0}) is str and type({1}) is str and {1} != 'id' and {0} in ENTITIES "
+                              "and type(ENTITIES[{0}].get({1})) is not Condition",      # a plain field
+                           "ENTITIES[{0}].get({1}, {2})"),
     zones.top: (1, "type({0}) is Zone and {0}.n is not None",      # one pile of a group: its list
                 "{t}[0] if ({t} := (ctx.game.state['zones'] if {0}.of is None else "
                 "ctx.game.state['players'][{0}.of]['zones'])[{0}.name][{0}.n - 1]) else None"),
@@ -1128,6 +1140,26 @@ _FAST = {
 # A room's item, as ``grids.room_item`` reads it, its cell's key from a table (made once).
 _ITEM = ("(ctx.game.state['grids'] if {v}.of is None else ctx.game.state['players'][{v}.of]['grids'])"
          "[{v}.grid]['items'].get(CELL.get(({v}.r, {v}.c)) or CELL_KEY({v}))")
+
+
+# A side's attributes read without a call: its room, and whether its edge is walled (the edge's
+# key, as ``grids.edge_key`` names it, from a table made once).
+_SIDE_INLINE = {
+    "room": "Room({v}.grid, {v}.of, {v}.r, {v}.c)",
+    "side": "{v}.side",
+    "walled": ("((EDGE.get(({v}.r, {v}.c, {v}.side)) or EDGE_KEY({v})) in (ctx.game.state['grids'] if {v}.of is None "
+               "else ctx.game.state['players'][{v}.of]['grids'])[{v}.grid]['walls'])"),
+}
+
+
+def _edge_key(side) -> str:
+    return edge_key(side.r, side.c, side.side)
+
+
+def _edges(rules) -> dict:
+    """{(row, col, side): its edge's key} for every cell of the ruleset's grids."""
+    return {(r, c, side): edge_key(r, c, side) for spec in rules.grids.values()
+            for r in range(1, spec["rows"] + 1) for c in range(1, spec["cols"] + 1) for side in "nesw"}
 
 
 def _cell_key(room) -> str:
