@@ -70,21 +70,56 @@ def test_every_expression_the_machine_runs_is_generated():
     assert left == []                 # only procedure names in 'do proc(...)', never evaluated
 
 
+def _both_ways(monkeypatch, folder, **kw):
+    """A game of the ruleset in ``folder`` run by generated code, the same by the closures alone,
+    and the generated program."""
+    compiled = Game.new(load_ruleset(str(folder)), **kw)
+    with monkeypatch.context() as m:
+        m.setattr(codegen, "ENABLED", False)
+        reference = Game.new(load_ruleset(str(folder)), **kw)
+    return compiled, reference, codegen.program_of(compiled.rules)
+
+
+def _same_values(texts, compiled, reference, program) -> None:
+    for text in texts:
+        tree = parse_expression(text)
+        assert program.add(tree) is not None, text
+        assert compiled.evaluate(tree) == reference.evaluate(text), text
+
+
 def test_an_expression_gives_the_same_value_either_way(monkeypatch):
     texts = ['1 + 2 * 3 - 10 / 3 % 2', '[1, 2] + [3]', '"a" + "b"', 'not (1 < 2) or 3 >= 3',
              'if 1 == true then "no" else "yes"', 'count(x for x in [1, 2, 3] if x != 2)',
              'any(x > 2 for x in [1, 2, 3])', 'all(x > 2 for x in [1, 2, 3])',
              'sum(double(x) for x in range(1, 4))', '{"a": 1, "b": [2]}.b[1]', '-double(4)',
              '3 in [1, 2] or "x" not in "xyz"', 'max(1, 5, 3)']
-    compiled = Game.new(load_ruleset(str(RULESETS / "toy")))
-    with monkeypatch.context() as m:
-        m.setattr(codegen, "ENABLED", False)
-        reference = Game.new(load_ruleset(str(RULESETS / "toy")))
-    program = codegen.program_of(compiled.rules)
-    for text in texts:
-        tree = parse_expression(text)
-        assert program.add(tree) is not None, text
-        assert compiled.evaluate(tree) == reference.evaluate(text), text
+    _same_values(texts, *_both_ways(monkeypatch, RULESETS / "toy"))
+
+
+def test_loop_invariant_parts_and_inlined_functions_give_the_same_values(monkeypatch):
+    """Parts of a generator that do not read its variable are worked out once; small functions
+    are written where they are called: the values are those of the closures."""
+    texts = ['list(double(2) + x for x in range(1, 4))', 'count(x for x in [1, 2, 3] if x < double(1))',
+             'list(x for x in [1, 2, 3] if false and double("a") > x)',    # never reached: no error
+             'list(abs(0 - double(x)) + abs(-3) for x in range(1, 3))', 'list(x for x in [] if 1 / 0)']
+    compiled, reference, program = _both_ways(monkeypatch, RULESETS / "toy")
+    assert program.generator.is_inlinable("double")
+    _same_values(texts, compiled, reference, program)
+
+
+def test_dice_are_never_kept_or_inlined(tmp_path, monkeypatch):
+    """roll() advances the stream: a generator rolls once per item and a function that rolls is
+    called (its value kept for the statement, as the closures keep it), never inlined."""
+    folder = tmp_path / "toy"
+    shutil.copytree(RULESETS / "toy", folder)
+    edit(folder / "flow.yaml", "functions:\n", "functions:\n"
+         "  rolled:\n    params: []\n    expr: roll(1000)\n"
+         "  two:\n    params: []\n    expr: rolled() + rolled()\n")
+    compiled, reference, program = _both_ways(monkeypatch, folder, seed=3)
+    assert not program.generator.is_inlinable("rolled") and not program.generator.is_inlinable("two")
+    _same_values(["list(roll(1000) for x in range(1, 6))", "two()", "list(rolled() + x for x in [1, 2])"],
+                 compiled, reference, program)
+    assert len(set(compiled.evaluate("list(roll(1000) for x in range(1, 6))"))) > 1
 
 
 # ---------------------------------------------------------------- content stays data

@@ -27,13 +27,15 @@ generator binding ``self``) is left to the closures of ``compile.py``.
 from __future__ import annotations
 
 import hashlib
+import re
 import importlib.util
 import marshal
 import sys
 
 from ..dsl import ast, lark_cache
 from ..mechanics import ATTRIBUTES, FUNCTIONS, VERBS, core
-from ..mechanics.grids import ROOM_READERS, SIDE_READERS, room_item
+from ..mechanics import zones
+from ..mechanics.grids import ROOM_READERS, SIDE_READERS, _Geometry, edge_key
 from ..model.limits import _SMALL as SMALL, number, sized
 from ..model.values import Condition, Player, Room, RuleError, Side, Zone, describe, items_of, truth
 from . import budget
@@ -127,6 +129,13 @@ def _compare_error(op, a, b):
     _int(a, op)
     _int(b, op)
     raise AssertionError("unreachable")         # one of them is not a number
+
+
+def _condition_reader(Ctx, evaluate):
+    def condition(ctx, record_id, tree):
+        """A record's condition field read (``evaluate._field``): ``self`` and ``this`` its locals."""
+        return evaluate(tree, Ctx(ctx.game, {"self": ctx.env.get("self"), "this": record_id}))
+    return condition
 
 
 def _fail(message):
@@ -307,7 +316,9 @@ class _Generator:
             "__builtins__": {"type": type, "bool": bool, "int": int, "str": str, "dict": dict, "list": list,
                              "len": len, "RecursionError": RecursionError},
             "RuleError": RuleError, "Zone": Zone, "Room": Room, "Side": Side, "Player": Player,
-            "ROOM_ITEM": room_item, "TRUTH": truth, "ITEMS": _items,
+            "CELL": _cells(rules), "CELL_KEY": _cell_key, "CONDITION": _condition_reader(Ctx, evaluate),
+            "TRUTH": truth, "ITEMS": _items, "ENTITIES": rules.entities, "Condition": Condition,
+            "EDGE": _edges(rules), "EDGE_KEY": _edge_key,
             "ZONE_OP": _zone_binop, "CMP_ERROR": _compare_error, "FAIL": _fail,
             "NUMBER": number, "SIZED": sized, "INT": _int, "DIVIDE": _divide, "PLUS": _plus,
             "MISUSE": misuse, "PYERR": _PYTHON_ERRORS, "BUDGET": budget, "NK": _MISSING,
@@ -324,6 +335,11 @@ class _Generator:
         self.readers: dict = {}            # attribute -> its reader's name
         self.root_names: dict = {}         # id(expression) -> its E name
         self.fields: dict = {}             # attribute -> {record id: plain field} (one table per name)
+        self.pure: dict = {}               # table name -> the K name of its reference (pure kinds)
+        self.inlinable: dict = {}          # ruleset function -> whether calls of it are written inline
+        self.pure_functions: dict = {}     # ruleset function -> whether it reads and never rolls
+        self.condition_fields: dict = {}   # attribute -> {record id: its condition's expression}
+        self.hoisted: list = []            # per generator being written: {id(node): its cell}
 
     # ------------------------------------------------------------ names in the source
     def const(self, value) -> str:
@@ -610,6 +626,14 @@ class _Generator:
         method = _EMIT.get(node.__class__)
         if method is None:
             raise Unsupported(node.__class__.__name__)
+        if self.hoisted:
+            for cells in self.hoisted:
+                cell = cells.pop(id(node), None)
+                if cell is not None:                   # worked out once per loop (``invariants``)
+                    self.line(d, f"if {cell} is NK:")
+                    self.line(d + 1, f"{cell} = {method(self, node, scope, d + 1)}")
+                    cells[id(node)] = cell
+                    return cell
         return method(self, node, scope, d)
 
     def atom(self, node, scope, d: int) -> str:
@@ -632,13 +656,16 @@ class _Generator:
         name = node.id
         if name in scope.names:
             return scope.names[name]
-        glob = self.global_name(name)
-        if scope.dynamic:
-            k = self.const(name)
-            return f"(env[{k}] if {k} in env else {glob})"
-        return glob
+        if not scope.dynamic:
+            return self.global_name(name, scope, d)
+        k, t = self.const(name), self.fresh()       # a local of the thread's first, if bound
+        self.line(d, f"if {k} in env:")
+        self.line(d + 1, f"{t} = env[{k}]")
+        self.line(d, "else:")
+        self.line(d + 1, f"{t} = {self.global_name(name, scope, d + 1)}")
+        return t
 
-    def global_name(self, name: str) -> str:
+    def global_name(self, name: str, scope, d: int) -> str:
         """A name of the ruleset's declarations (``evaluate.lookup``), resolved now."""
         kind = self.rules.names.get(name)
         if kind is None:
@@ -646,14 +673,43 @@ class _Generator:
         tag, what = kind
         k = self.const(name)
         if tag == "table":
-            return f"{self.const(what.value)}(ctx, {k}, None)"
+            if what.pure:                              # a reference: the same value every time
+                return self.pure_value(name, what)
+            return self.component(what, k, "None")
         if tag == "mine":
-            return f"{self.const(what.value)}(ctx, {k}, ctx.me)"
+            return self.component(what, k, self.my_seat(scope, d))
         if tag == "builtin":
             return f"{self.const(what)}(ctx)"
         if tag == "seat":
             return f"ctx.game.scripted_seat({k})"
         return self.const(what)
+
+    def keys(self, text: str) -> str:
+        """``text`` (this module's or a kind's template) with each quoted key made a constant,
+        so that the source holds no text in quotes at all (a test checks it)."""
+        return _QUOTED.sub(lambda m: self.const(m.group(1)), text)
+
+    def pure_value(self, name: str, kind) -> str:
+        """The one constant of a table's reference (a zone, a grid), made once."""
+        if name not in self.pure:
+            self.pure[name] = self.const(kind.value(None, name, None))
+        return self.pure[name]
+
+    def component(self, kind, k: str, owner: str) -> str:
+        """A component's value: read from the state directly when its kind says how (``read``)."""
+        if kind.read is not None:
+            return self.keys(kind.read.format(state="ctx.game.state", name=k, owner=owner))
+        return f"{self.const(kind.value)}(ctx, {k}, {owner})"
+
+    def my_seat(self, scope, d: int) -> str:
+        """The acting player's seat (``ctx.me``, its error included), in a local."""
+        me = scope.names.get("self")
+        if me is None:
+            me = self.fresh()
+            self.line(d, f"{me} = ctx.env.get({self.const('self')})")
+        t = self.fresh()
+        self.line(d, f"{t} = {me}.seat if type({me}) is Player else ctx.me")
+        return t
 
     def list_expr(self, node, scope, d):
         return "[" + ", ".join(self.exprs(node.items, scope, d)) + "]"
@@ -676,35 +732,64 @@ class _Generator:
             fields = self.fields[name] = {rid: record[name] for rid, record in self.rules.entities.items()
                                           if name in record and type(record[name]) is not Condition
                                           } if name != "id" else {}
+        conditions = self.conditions(name)
         word = "if"
-        if fields:                                     # a content record's plain field
-            line(d, f"if type({obj}) is str:")
+        k = self.const(name)
+        kind = self.rules.player_components.get(name)
+        if kind is not None and node.obj.__class__ is ast.Name and node.obj.id == "self":
+            line(d, f"if type({obj}) is Player:")          # self is a player: tried first
+            line(d + 1, f"{t} = {self.component(kind, k, obj + '.seat')}")
+            word, kind = "elif", None
+        if fields or conditions:                       # a content record's plain field
+            line(d, f"{word} type({obj}) is str:")
             line(d + 1, f"{t} = {self.const(fields)}.get({obj}, NK)")
             line(d + 1, f"if {t} is NK:")
-            line(d + 2, f"{t} = {reader}(ctx, {obj})")
+            if conditions:                             # or its condition, evaluated now
+                c = self.fresh()
+                line(d + 2, f"{c} = {self.const(conditions)}.get({obj})")
+                line(d + 2, f"{t} = {reader}(ctx, {obj}) if {c} is None else CONDITION(ctx, {obj}, {c})")
+            else:
+                line(d + 2, f"{t} = {reader}(ctx, {obj})")
             word = "elif"
         if name in ROOM_READERS:
             line(d, f"{word} type({obj}) is Room:")
-            line(d + 1, f"{t} = " + _ROOM_INLINE.get(name, "{reader}(ctx, {v})").format(
-                v=obj, reader=self.const(ROOM_READERS[name])))
+            line(d + 1, f"{t} = " + self.keys(_ROOM_INLINE.get(name, "{reader}(ctx, {v})").format(
+                v=obj, reader=self.const(ROOM_READERS[name]), tags=self.room_tags())))
             word = "elif"
         if name in SIDE_READERS:
             line(d, f"{word} type({obj}) is Side:")
-            line(d + 1, f"{t} = {self.const(SIDE_READERS[name])}(ctx, {obj})")
+            line(d + 1, f"{t} = " + self.keys(_SIDE_INLINE.get(name, "{reader}(ctx, {v})").format(
+                v=obj, reader=self.const(SIDE_READERS[name]))))
             word = "elif"
-        k = self.const(name)
         line(d, f"{word} type({obj}) is dict and {k} in {obj}:")
         line(d + 1, f"{t} = {obj}[{k}]")
-        kind = self.rules.player_components.get(name)
         if kind is not None:
             line(d, f"elif type({obj}) is Player:")
-            line(d + 1, f"{t} = {self.const(kind.value)}(ctx, {k}, {obj}.seat)")
+            line(d + 1, f"{t} = {self.component(kind, k, obj + '.seat')}")
         for value_type, read in self.value_readers(name):
             line(d, f"elif type({obj}) is {self.const(value_type)}:")
             line(d + 1, f"{t} = {self.const(read)}({obj}, {k}, ctx)")
         line(d, "else:")
         line(d + 1, f"{t} = {reader}(ctx, {obj})")
         return t
+
+    def conditions(self, name: str) -> dict:
+        """{record id: the expression of its condition field ``name``} (``evaluate._field``)."""
+        found = self.condition_fields.get(name)
+        if found is None:
+            rules = self.rules
+            found = self.condition_fields[name] = {} if name == "id" else {
+                rid: rules.expressions[record[name].key] for rid, record in rules.entities.items()
+                if type(record.get(name)) is Condition}
+        return found
+
+    def room_tags(self) -> str:
+        """The constant {grid: {(row, col): its tags}}: a room's tags, as grids' geometry has them."""
+        tags = self.__dict__.get("_tags")
+        if tags is None:
+            tags = self._tags = self.const({name: _Geometry(name, None, spec).tags
+                                           for name, spec in self.rules.grids.items()})
+        return tags
 
     def value_readers(self, name: str) -> list:
         """(value type, its reader in ``mechanics.ATTRIBUTES``) for the engine values that have
@@ -720,8 +805,33 @@ class _Generator:
 
     def index(self, node, scope, d):
         obj, key = self.exprs([node.obj, node.key], scope, d)
+        group = self.table_group(node.obj, scope)
+        if group is not None:                          # pile[i] of the table's numbered group
+            ref, members = group
+            return (f"({members}[{key} - 1] if {obj} is {ref} and type({key}) is int and 0 < {key} <= "
+                    f"{len(self.namespace[members])} else INDEX({obj}, {key}, ctx.game.state))")
         return (f"({obj}[{key} - 1] if type({obj}) is list and type({key}) is int and 0 < {key} <= len({obj}) "
                 f"else INDEX({obj}, {key}, ctx.game.state))")
+
+    def table_group(self, node, scope):
+        """(its reference, its zones) when ``node`` names a numbered group of the table's zones,
+        which has as many zones as its declaration's ``count``, always (``zones.new_zone``)."""
+        if node.__class__ is not ast.Name or node.id in scope.names:
+            return None
+        kind = self.rules.names.get(node.id)
+        spec = self.rules.zones.get(node.id)
+        if kind is None or kind[0] != "table" or not getattr(kind[1], "pure", False) \
+                or type(spec) is not dict or not spec.get("count"):
+            return None
+        ref = self.pure_value(node.id, kind[1])
+        zone = self.namespace[ref]
+        if type(zone) is not Zone or zone.n is not None or zone.of is not None:
+            return None
+        members = self.pure.get((node.id, "members"))
+        if members is None:
+            members = self.pure[node.id, "members"] = self.const(
+                [Zone(zone.name, None, k) for k in range(1, spec["count"] + 1)])
+        return ref, members
 
     def function_call(self, node, scope, d):
         name = node.name
@@ -731,16 +841,131 @@ class _Generator:
                 message = f"'{name}' takes {arity} values, got {len(node.args)}"
                 return f"FAIL({self.const(message)})"
             args = self.exprs(node.args, scope, d)
+            if self.is_inlinable(name):
+                return self.inline(name, args, scope, d)
             return f"{self.fnames[name]}(ctx{''.join(', ' + a for a in args)})"
         if name in self.rules.functions or name not in FUNCTIONS:
             raise Unsupported(name)                    # left to the closures (and their errors)
+        args = self.exprs(node.args, scope, d)
+        fn = FUNCTIONS[name].fn
+        cases = [case for case in (_FAST.get(fn), _FAST.get((fn, "record"))) if case and case[0] == len(args)]
+        if not cases:
+            values = self.fresh()
+            self.line(d, f"{values} = [{', '.join(args)}]")
+            return self.mechanic(name, values, d)
+        t = self.fresh()                              # the common cases inline, the function else
+        word = "if"
+        for _, guard, value in cases:
+            self.line(d, f"{word} {self.keys(guard.format(*args))}:")
+            self.line(d + 1, f"{t} = {self.keys(value.format(*args, t=t))}")
+            word = "elif"
+        self.line(d, "else:")
         values = self.fresh()
-        self.line(d, f"{values} = [{', '.join(self.exprs(node.args, scope, d))}]")
-        return self.mechanic(name, values, d)
+        self.line(d + 1, f"{values} = [{', '.join(args)}]")
+        self.mechanic(name, values, d + 1, t)
+        return t
 
-    def mechanic(self, name: str, values: str, d: int) -> str:
+    # A small ruleset function that reads the state only through pure functions and plain
+    # fields is written at its call sites: its body is cheaper than a call and a memo look-up.
+    # It can roll no dice (no ``roll``, no condition field), so whether its value is kept for
+    # the statement (the memo) changes nothing; the step budget is charged by the loops around.
+
+    def is_inlinable(self, name: str) -> bool:
+        known = self.inlinable.get(name)
+        if known is None:
+            self.inlinable[name] = False               # while looking: a call of itself is a call
+            known = self.inlinable[name] = self.small_and_pure(self.rules.functions[name][1])
+        return known
+
+    def small_and_pure(self, tree) -> bool:
+        size = 0
+        stack = [tree]
+        while stack:
+            node = stack.pop()
+            size += 1
+            cls = node.__class__
+            if size > _INLINE_NODES or cls is ast.Generator:
+                return False
+            if cls is ast.Function:
+                if node.name in self.rules.functions:
+                    if node.name not in self.fnames or not self.is_inlinable(node.name):
+                        return False
+                    size += _INLINE_NODES // 4         # what the callee adds
+                elif not self.pure_call(node):
+                    return False
+            elif cls is ast.Attribute and self.conditions(node.name):
+                return False
+            stack.extend(node.children())
+        return True
+
+    def pure_call(self, node) -> bool:
+        """A call of a registered function that reads the state, changes nothing, rolls no dice."""
+        entry = FUNCTIONS.get(node.name)
+        if entry is None or entry.fn is core.roll or entry.fn.__module__.rsplit(".", 1)[-1] not in _PURE_MODULES:
+            return False
+        return entry.fn is not core.get or self.plain_key(node)
+
+    def is_pure(self, name: str) -> bool:
+        """Whether ruleset function ``name`` (and all it calls) is pure (``pure_call``); a cycle is not."""
+        known = self.pure_functions.get(name)
+        if known is None:
+            self.pure_functions[name] = False
+            known = self.pure_functions[name] = all(
+                self.pure_node(n) for n in _walk(self.rules.functions[name][1]))
+        return known
+
+    def pure_node(self, node) -> bool:
+        cls = node.__class__
+        if cls is ast.Function:
+            if node.name in self.rules.functions:
+                return node.name in self.fnames and self.is_pure(node.name)
+            return self.pure_call(node)
+        return cls is not ast.Attribute or not self.conditions(node.name)
+
+    # A generator's loop computes the parts of its condition and element that do not read its
+    # variable (and are pure: ``pure_node``) once, when first reached: ``cell = NK`` before the
+    # loop, ``if cell is NK: cell = ...`` where the part was. The value is the same each time,
+    # since nothing changes the state while an expression is worked out and nothing rolls.
+
+    def invariants(self, node) -> dict:
+        """{id(part): a new cell} for the largest such parts of generator ``node``."""
+        cells: dict = {}
+        stack = [part for part in (node.cond, node.element) if part is not None]
+        while stack:
+            part = stack.pop()
+            cls = part.__class__
+            if cls in _LEAVES or cls is ast.Generator:
+                continue                               # nothing to gain / its own loop
+            if self.invariant(part, node.var):
+                cells[id(part)] = self.fresh("h")
+            else:
+                stack.extend(part.children())
+        return cells
+
+    def invariant(self, part, var: str) -> bool:
+        for n in _walk(part):
+            cls = n.__class__
+            if cls is ast.Generator or (cls is ast.Name and n.id == var) or not self.pure_node(n):
+                return False
+        return True
+
+    def plain_key(self, node) -> bool:
+        """``get(r, "key", d)`` whose key is a text that no record holds as a condition."""
+        key = node.args[1] if len(node.args) == 3 else None
+        return key.__class__ is ast.Literal and type(key.value) is str and not self.conditions(key.value)
+
+    def inline(self, name: str, args: list, scope, d: int) -> str:
+        """The body of ruleset function ``name`` with its parameters bound to ``args``."""
+        params, tree = self.rules.functions[name]
+        me = scope.names.get("self")
+        if me is None or scope.dynamic:                # as the function sees it: the thread's self
+            me = self.fresh("v")
+            self.line(d, f"{me} = ctx.env.get({self.const('self')})")
+        return self.expr(tree, _Scope(dict(zip(params, args), self=me), dynamic=False), d)
+
+    def mechanic(self, name: str, values: str, d: int, t: str | None = None) -> str:
         """A call of a registered function; a Python error in it is judged by ``misuse``."""
-        t = self.fresh()
+        t = t or self.fresh()
         self.line(d, "try:")
         self.line(d + 1, f"{t} = {self.const(FUNCTIONS[name].fn)}(ctx, {values})")
         self.line(d, "except PYERR as exc:")
@@ -755,6 +980,16 @@ class _Generator:
         self.line(d, f"{items} = {self.expr(node.iterable, scope, d)}")
         var = self.fresh("v")
         inner = scope.bind(node.var, var)
+        cells = self.invariants(node)
+        for cell in cells.values():
+            self.line(d, f"{cell} = NK")
+        self.hoisted.append(cells)
+        try:
+            return self.generator_loop(node, name, items, var, inner, d)
+        finally:
+            self.hoisted.pop()
+
+    def generator_loop(self, node, name, items, var, inner, d):
         fn = FUNCTIONS[name].fn
         early = {core.any_of: "True", core.all_of: "False"}.get(fn)
         t = self.fresh()
@@ -795,7 +1030,7 @@ class _Generator:
                 fast = same if op == "==" else f"(not {same})"
                 return f"(ZONE_OP({k}, {a}, {b}, ctx) if type({a}) is Zone or type({b}) is Zone else {fast})"
             if op == "+":
-                return self.arithmetic(a, b, "+", f"ZONE_OP({k}, {a}, {b}, ctx)", d)
+                return self.arithmetic(a, b, "+", f"ZONE_OP({k}, {a}, {b}, ctx)", d, lists=True)
             test = f"{a} in {b}" if op == "in" else f"{a} not in {b}"
             return f"({test} if type({b}) is list and type({a}) is not Zone else ZONE_OP({k}, {a}, {b}, ctx))"
         if op in ("<", "<=", ">", ">="):
@@ -804,14 +1039,18 @@ class _Generator:
             return self.arithmetic(a, b, op, f"NUMBER(INT({a}, {k}) {op} INT({b}, {k}))", d)
         return f"DIVIDE({a}, {b}, {k})"
 
-    def arithmetic(self, a: str, b: str, op: str, otherwise: str, d: int) -> str:
+    def arithmetic(self, a: str, b: str, op: str, otherwise: str, d: int, lists: bool = False) -> str:
         """``a op b`` on two numbers without a call (the size checked only past 64 bits, as
-        ``limits.number`` does); ``otherwise`` for any other values (and their errors)."""
+        ``limits.number`` does), and, with ``lists``, two lists joined (their size checked);
+        ``otherwise`` for any other values (and their errors)."""
         t = self.fresh()
         self.line(d, f"if type({a}) is int and type({b}) is int:")
         self.line(d + 1, f"{t} = {a} {op} {b}")
         self.line(d + 1, f"if not -SMALL < {t} < SMALL:")
         self.line(d + 2, f"{t} = NUMBER({t})")
+        if lists:
+            self.line(d, f"elif type({a}) is list and type({b}) is list:")
+            self.line(d + 1, f"{t} = SIZED({a} + {b})")
         self.line(d, "else:")
         self.line(d + 1, f"{t} = {otherwise}")
         return t
@@ -864,13 +1103,86 @@ class _Generator:
         return f"(-INT({a}, {self.const('-')}))"
 
 
+_QUOTED = re.compile(r"'([a-z_]+)'")
+
+_PURE_MODULES = {"core", "zones", "grids", "seats", "graphs", "tracks"}
+"""The mechanics modules whose functions only read (``core.roll`` aside): ``_Generator.pure_call``."""
+
+_LEAVES = (ast.Literal, ast.Name)
+
+
+def _walk(tree):
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(node.children())
+
+
+_INLINE_NODES = 60         # the largest function body (in syntax nodes) written at its call sites
+
+# Registered functions whose common case is written inline: fn -> (number of values, the case
+# (a Python test over the values' locals {0}, {1}...), its value there); any other values go
+# to the function itself, its errors with them. Each case gives what the function gives.
+_FAST = {
+    core.count: (1, "type({0}) is list", "len({0})"),
+    core.absolute: (1, "type({0}) is int", "{0} if {0} >= 0 else -{0}"),
+    core.first: (1, "type({0}) is list", "{0}[0] if {0} else None"),
+    core.as_list: (1, "type({0}) is list", "list({0})"),
+    core.get: (3, "type({0}) is dict and type({1}) is str", "{0}.get({1}, {2})"),
+    (core.get, "record"): (3, "type({0}) is str and type({1}) is str and {1} != 'id' and {0} in ENTITIES "
+                              "and type(ENTITIES[{0}].get({1})) is not Condition",      # a plain field
+                           "ENTITIES[{0}].get({1}, {2})"),
+    zones.top: (1, "type({0}) is Zone and {0}.n is not None",      # one pile of a group: its list
+                "{t}[0] if ({t} := (ctx.game.state['zones'] if {0}.of is None else "
+                "ctx.game.state['players'][{0}.of]['zones'])[{0}.name][{0}.n - 1]) else None"),
+}
+
+
+# A room's item, as ``grids.room_item`` reads it, its cell's key from a table (made once).
+_ITEM = ("(ctx.game.state['grids'] if {v}.of is None else ctx.game.state['players'][{v}.of]['grids'])"
+         "[{v}.grid]['items'].get(CELL.get(({v}.r, {v}.c)) or CELL_KEY({v}))")
+
+
+# A side's attributes read without a call: its room, and whether its edge is walled (the edge's
+# key, as ``grids.edge_key`` names it, from a table made once).
+_SIDE_INLINE = {
+    "room": "Room({v}.grid, {v}.of, {v}.r, {v}.c)",
+    "side": "{v}.side",
+    "walled": ("((EDGE.get(({v}.r, {v}.c, {v}.side)) or EDGE_KEY({v})) in (ctx.game.state['grids'] if {v}.of is None "
+               "else ctx.game.state['players'][{v}.of]['grids'])[{v}.grid]['walls'])"),
+}
+
+
+def _edge_key(side) -> str:
+    return edge_key(side.r, side.c, side.side)
+
+
+def _edges(rules) -> dict:
+    """{(row, col, side): its edge's key} for every cell of the ruleset's grids."""
+    return {(r, c, side): edge_key(r, c, side) for spec in rules.grids.values()
+            for r in range(1, spec["rows"] + 1) for c in range(1, spec["cols"] + 1) for side in "nesw"}
+
+
+def _cell_key(room) -> str:
+    """The key of a room's cell in its grid's items (``grids.room_item``)."""
+    return f"{room.r},{room.c}"
+
+
+def _cells(rules) -> dict:
+    """{(row, col): its key} for every cell of the ruleset's grids."""
+    return {(r, c): f"{r},{c}" for spec in rules.grids.values()
+            for r in range(1, spec["rows"] + 1) for c in range(1, spec["cols"] + 1)}
+
+
 # A room's attributes read without a call (``v`` the room's local): its fields, and its item
 # by grids' own reader of the state.
 _ROOM_INLINE = {
     "row": "{v}.r",
     "col": "{v}.c",
-    "item": "ROOM_ITEM(ctx.game.state, {v})",
-    "empty": "(ROOM_ITEM(ctx.game.state, {v}) is None)",
+    "item": _ITEM,
+    "empty": f"({_ITEM} is None)",
+    "tags": "{tags}[{v}.grid][{v}.r, {v}.c]",
 }
 
 

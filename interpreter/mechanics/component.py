@@ -56,6 +56,11 @@ class ComponentKind:
     sparse: bool = False             # in a state only when declared: older games' states unchanged
     language_kind: Callable = lambda spec, value_kind: ANY   # (spec, of_value) -> its name's Kind
     summary: str = ""
+    # How generated code (engine/codegen.py) reads a value without calling ``value``: a Python
+    # expression over ``{state}``, ``{name}`` and ``{owner}`` (names the generator fills in), or
+    # ``pure``: ``value`` reads no state (a reference such as a zone's), so it is made once.
+    read: str | None = None
+    pure: bool = False
 
     def held(self, rules) -> bool:
         """Whether states of this ruleset hold the kind's section (a sparse kind: only if declared)."""

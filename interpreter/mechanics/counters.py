@@ -128,4 +128,5 @@ KIND = ComponentKind(
     value=lambda ctx, name, owner: ctx.game.state["players"][owner]["counters"][name],
     view=visible_plain,
     language_kind=lambda spec, of_value: NUMBER,
-    summary="Numbers every player holds, by name.")
+    summary="Numbers every player holds, by name.",
+    read="{state}['players'][{owner}]['counters'][{name}]")

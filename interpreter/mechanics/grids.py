@@ -340,6 +340,7 @@ KIND = ComponentKind(
     section="grids", state_key="grids", schema=SCHEMA, where="declared",
     new=lambda spec, rules: new_data(),
     value=lambda ctx, name, owner: Grid(name, owner),
+    pure=True,
     view=visible_plain,
     attributes=ATTRIBUTE_KINDS,
     language_kind=lambda spec, of_value: GRID,

@@ -27,7 +27,8 @@ PLAYER_VARS = ComponentKind(
     value=lambda ctx, name, owner: ctx.game.state["players"][owner]["vars"][name],
     view=visible_plain,
     language_kind=lambda spec, of_value: of_value(spec.get("default") if isinstance(spec, dict) else spec),
-    summary="Values every player holds, by name.")
+    summary="Values every player holds, by name.",
+    read="{state}['players'][{owner}]['vars'][{name}]")
 
 TABLE_VARS = ComponentKind(
     section="vars", state_key="vars", schema={"description": "The starting value."}, where="table",
@@ -35,4 +36,5 @@ TABLE_VARS = ComponentKind(
     value=lambda ctx, name, owner: ctx.game.state["vars"][name],
     view=lambda game, name, spec, data, viewer, owner, can_see: to_plain(data),   # public
     language_kind=lambda spec, of_value: of_value(spec),
-    summary="Values of the whole game, by name, with their starting value.")
+    summary="Values of the whole game, by name, with their starting value.",
+    read="{state}['vars'][{name}]")

@@ -311,4 +311,5 @@ KIND = ComponentKind(
     value=lambda ctx, name, owner: Zone(name, owner),
     view=view,
     language_kind=lambda spec, of_value: language_kind(spec),
-    summary="Piles, hands, rows and decks, by name.")
+    summary="Piles, hands, rows and decks, by name.",
+    pure=True)
