@@ -901,7 +901,7 @@ class _Generator:
     def pure_call(self, node) -> bool:
         """A call of a registered function that reads the state, changes nothing, rolls no dice."""
         entry = FUNCTIONS.get(node.name)
-        if entry is None or entry.fn is core.roll or entry.fn.__module__.rsplit(".", 1)[-1] not in _PURE_MODULES:
+        if entry is None or not entry.pure:
             return False
         return entry.fn is not core.get or self.plain_key(node)
 
@@ -1104,9 +1104,6 @@ class _Generator:
 
 
 _QUOTED = re.compile(r"'([a-z_]+)'")
-
-_PURE_MODULES = {"core", "zones", "grids", "seats", "graphs", "tracks"}
-"""The mechanics modules whose functions only read (``core.roll`` aside): ``_Generator.pure_call``."""
 
 _LEAVES = (ast.Literal, ast.Name)
 

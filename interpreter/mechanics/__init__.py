@@ -64,14 +64,18 @@ class Verb:
 
 class Function:
     """A function, called as ``fn(ctx, args)``, its signature (``"count(list) -> number"``),
-    meaning (``doc``) and one use (``example``)."""
+    meaning (``doc``) and one use (``example``).
 
-    __slots__ = ("fn", "signature", "doc", "example")
+    ``pure``: it changes nothing, draws nothing and runs no ruleset program, so the code
+    generator may inline a ruleset function that calls it or work it out once in a loop.
+    """
 
-    def __init__(self, fn, signature: str, doc: str = "", example: str = ""):
+    __slots__ = ("fn", "signature", "doc", "example", "pure")
+
+    def __init__(self, fn, signature: str, doc: str = "", example: str = "", pure: bool = True):
         self.fn = fn
         self.signature: Signature = parse_signature(signature)
-        self.doc, self.example = doc, example
+        self.doc, self.example, self.pure = doc, example, pure
 
     def __call__(self, ctx, args):
         return self.fn(ctx, args)
@@ -157,7 +161,7 @@ FUNCTIONS = {
     "any": Function(core.any_of, "any(list) -> bool", doc="true if some item is true", example="any(list(p.coin > 9 for p in players))"),
     "all": Function(core.all_of, "all(list) -> bool", doc="true if every item is true", example="all(list(count(z) == 1 for z in pile))"),
     "unique": Function(core.unique, "unique(list of K) -> list of K", doc="the items without repeats, in first-seen order", example="unique(closed + self.closing)"),
-    "roll": Function(core.roll, "roll(number) -> number", doc="a seeded die roll from 1 to N (it draws from the game's random stream, so roll in a statement)", example="roll(6)"),
+    "roll": Function(core.roll, "roll(number) -> number", doc="a seeded die roll from 1 to N (it draws from the game's random stream, so roll in a statement)", example="roll(6)", pure=False),
     "keys": Function(core.keys, "keys(record) -> list of string", doc="a record's field names", example='keys({"a": 1, "b": 2})'),
     "with_most": Function(core.with_most, "with_most(list of K, list of number) -> list of K", doc="the items whose value is the largest (all of them on a tie)", example="with_most(players, list(p.coin for p in players))"),
     "with_least": Function(core.with_least, "with_least(list of K, list of number) -> list of K", doc="the items whose value is the smallest (all of them on a tie)", example="with_least(players, list(p.coin for p in players))"),
@@ -174,7 +178,7 @@ FUNCTIONS = {
     "turn_order": Function(seats.turn_order, "turn_order(player) -> list of player", doc="every person clockwise (to the left), starting with this one", example="turn_order(self)"),
     "next_player": Function(seats.next_player, "next_player(player) -> player", doc="the person after this one, clockwise (their left)", example="next_player(self)"),
     "players_after": Function(seats.players_after, "players_after(player) -> list of player", doc="every other person clockwise from the next one, this one last: first(...) of it is the next who satisfies a condition", example="first(q for q in players_after(self) if q.coin > 0)"),
-    "modifier": Function(programs.modifier, "modifier(player, string) -> number", doc="what a seat's active sources add to a declared modifier", example='modifier(self, "bonus")'),
+    "modifier": Function(programs.modifier, "modifier(player, string) -> number", doc="what a seat's active sources add to a declared modifier", example='modifier(self, "bonus")', pure=False),
     # zones
     "top": Function(zones.top, "top(zone of K) -> K or none", doc="the top card of a zone, or none", example="top(deck)"),
     # grids (a room stands for its grid where a grid is asked for)
@@ -196,12 +200,12 @@ FUNCTIONS = {
     "components": Function(graphs.components, "components(graph, list of id) -> list of list of id", doc="the connected groups among some nodes", example="components(borders, self.lands)"),
     "reach": Function(graphs.reach, "reach(graph, id, list of id) -> list of id", doc="every node of a list reachable from a node through that list", example="reach(borders, home, self.lands)"),
     # auctions
-    "lots": Function(auction.lots, "lots(string) -> list of record", doc='the row of an auction, in order, as lot records', example='lots("sale")'),
-    "bids": Function(auction.bids, "bids(record) -> list of record", doc='the bids on a lot, in the order they were placed', example='bids(l)'),
-    "bid_total": Function(auction.bid_total, "bid_total(record, player) -> number", doc="a bidder's values plus coins on a lot (0 with no bid there)", example='bid_total(l, self)'),
-    "ranking": Function(auction.ranking, "ranking(record) -> list of player", doc='the bidders on a lot, best first, ties by the declared tie order', example='first(ranking(l))'),
-    "resolving": Function(auction.resolving, "resolving(string) -> record or none", doc='the lot being resolved now, or none', example='resolving("sale")'),
-    "stack_limit": Function(auction.stack_limit, "stack_limit(string, player, id, bool) -> number or none", doc='the coins a card may hold on that face, or none', example='stack_limit("sale", self, c, true)'),
+    "lots": Function(auction.lots, "lots(string) -> list of record", doc='the row of an auction, in order, as lot records', example='lots("sale")', pure=False),
+    "bids": Function(auction.bids, "bids(record) -> list of record", doc='the bids on a lot, in the order they were placed', example='bids(l)', pure=False),
+    "bid_total": Function(auction.bid_total, "bid_total(record, player) -> number", doc="a bidder's values plus coins on a lot (0 with no bid there)", example='bid_total(l, self)', pure=False),
+    "ranking": Function(auction.ranking, "ranking(record) -> list of player", doc='the bidders on a lot, best first, ties by the declared tie order', example='first(ranking(l))', pure=False),
+    "resolving": Function(auction.resolving, "resolving(string) -> record or none", doc='the lot being resolved now, or none', example='resolving("sale")', pure=False),
+    "stack_limit": Function(auction.stack_limit, "stack_limit(string, player, id, bool) -> number or none", doc='the coins a card may hold on that face, or none', example='stack_limit("sale", self, c, true)', pure=False),
 }
 
 # The built-in names (seats.BUILTINS reads them) and a player's own attributes
