@@ -218,3 +218,47 @@ def test_a_record_with_copies_is_patched_and_removed_as_one(copy):
     edit(copy / "components.yaml", "count: 7", "count: 5")
     gold = load_ruleset(str(copy), expansions=("gold",))
     assert "c5" not in gold.names and not any(rid.startswith("c5") for rid in gold.entities)
+
+
+# ---------------------------------------------------------------- a table that grows
+
+def _grow(copy, name: str, records: str, table: str = "    grows_by: 1") -> None:
+    """A small expansion ``name`` of the copy: one table entry, and its records."""
+    folder = copy / "expansions" / name
+    folder.mkdir()
+    (folder / "expansion.yaml").write_text(f"id: {name}\nbase: addons\ncomponents: components.yaml\n"
+                                           "data: [cards.yaml]\n", encoding="utf-8")
+    (folder / "components.yaml").write_text(f"tables:\n  cards:\n{table}\n", encoding="utf-8")
+    (folder / "cards.yaml").write_text(f"cards:\n{records}", encoding="utf-8")
+    edit(copy / "game.yaml", "  old: expansions/old\n", f"  old: expansions/old\n  {name}: expansions/{name}\n")
+
+
+def conflicts(folder, *expansions) -> list:
+    return [d for d in problems(folder, *expansions) if d.code == "expansion-conflict"]
+
+
+def test_growths_of_a_table_add_up_and_clash_with_a_count_set_outright(copy):
+    _grow(copy, "tin", "  - {id: t1, value: 7}\n")
+    _grow(copy, "lead", "  - {id: p1, value: 8}\n  - {id: p2, value: 9}\n", "    grows_by: 2")
+    both = load_ruleset(str(copy), expansions=("tin", "lead"))
+    assert both.table_specs["cards"]["count"] == 9 and "grows_by" not in both.table_specs["cards"]
+    assert load_ruleset(str(copy), expansions=("lead",)).table_specs["cards"]["count"] == 8
+    assert "replaces tables: cards (count +2)" in CliRunner().invoke(cli, ["info", str(copy)]).output
+    edit(copy / "expansions" / "lead" / "components.yaml", "grows_by: 2", "count: 8")
+    [clash] = conflicts(copy, "tin", "lead")         # a count set outright, after a growth
+    assert clash.code == "expansion-conflict" and "'count' of table 'cards'" in clash.message
+    assert clash.file.endswith("lead/components.yaml") and "tin/components.yaml:3:" in clash.message
+    [clash] = conflicts(copy, "lead", "tin")         # ... and before one
+    assert clash.code == "expansion-conflict" and clash.file.endswith("tin/components.yaml")
+
+
+def test_a_growth_needs_a_count_and_an_expansion(copy):
+    edit(copy / "components.yaml", "    count: 6\n", "    count: 6\n    grows_by: 1\n")
+    [diag] = problems(copy)
+    assert diag.code == "bad-table" and "grows_by is for an expansion's table" in diag.message
+    assert diag.file.endswith("addons/components.yaml") and diag.line == line_of(copy / "components.yaml", "grows_by")
+    edit(copy / "components.yaml", "    count: 6\n    grows_by: 1\n", "")
+    _grow(copy, "tin", "  - {id: t1, value: 7}\n")
+    [diag] = problems(copy, "tin")
+    assert diag.code == "bad-table" and "table 'cards' has no count to grow" in diag.message
+    assert diag.file.endswith("tin/components.yaml") and diag.line == 3

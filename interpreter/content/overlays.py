@@ -10,7 +10,8 @@ An overlay is a folder with an ``expansion.yaml``. What it may do:
   against its table as if it were written so in a data file.
 - **declarations** (its components file): a table merges key by key
   (``count``, ``description``; ``fields`` field by field, each field given
-  whole); every other declaration is added or replaced by name.
+  whole; ``grows_by: N`` adds N to the count, and several expansions' growths
+  add up); every other declaration is added or replaced by name.
 - **flow** (its flow file): procedures, functions, hooks and modifiers are
   added or replaced by name; ``sources`` and ``start`` are replaced.
 
@@ -83,9 +84,14 @@ def check_base(rules, overlay: dict, problems) -> bool:
 
 # ---------------------------------------------------------------- declarations
 
-def merge_components(base: dict, overlays, claims: "Claims") -> dict:
+def merge_components(base: dict, overlays, claims: "Claims", base_source=None) -> dict:
     """The base components with each overlay's laid on: tables merged, the rest by name."""
     out = {key: dict(value) if isinstance(value, dict) else value for key, value in base.items()}
+    for name, table in (base.get("tables") or {}).items():
+        if isinstance(table, dict) and "grows_by" in table:
+            claims.problems.add("bad-table", f"table '{name}': grows_by is for an expansion's "
+                                "table", base_source, ("tables", name, "grows_by"), key=True,
+                                hint="a base game gives its table's count")
     for overlay in overlays:
         src = overlay["components"]
         if src is None:
@@ -118,11 +124,26 @@ def _merge_table(table: dict, spec: dict, overlay, src, name, claims) -> dict:
                              f"field '{field}' of table '{name}'")
                 fields[field] = declared
             out["fields"] = fields
+        elif key == "grows_by":
+            _grow(out, value, overlay, src, name, claims)
         else:
             claims.claim(overlay, ("table", name, key), src, ("tables", name, key),
                          f"'{key}' of table '{name}'")
             out[key] = value
     return out
+
+
+def _grow(table: dict, more, overlay, src, name, claims) -> None:
+    """``grows_by: N``: N records more than the count so far. Several expansions' growths add up
+    (each adds its own records), so they share the claim on the count; a count set outright does not."""
+    path = ("tables", name, "grows_by")
+    if table.get("count") is None:
+        claims.problems.add("bad-table", f"table '{name}' has no count to grow", src, path,
+                            key=True, hint="give the count itself, or leave the count out")
+        return
+    claims.claim(overlay, ("table", name, "count"), src, path, f"'count' of table '{name}'",
+                 shared=True)
+    table["count"] = table["count"] + more
 
 
 def claim_flow(overlays, claims: "Claims") -> None:
@@ -146,10 +167,14 @@ class Claims:
     def __init__(self, problems):
         self.problems = problems
         self.by: dict = {}           # key -> (overlay name, source, path)
+        self.shared: set = set()     # keys whose claim so far adds up with another's
 
-    def claim(self, overlay, key, src, path, what: str) -> None:
+    def claim(self, overlay, key, src, path, what: str, shared: bool = False) -> None:
+        """``shared``: claims that add up (a table's growth) clash only with one that is not."""
         name = overlay["name"]
         first = self.by.get(key)
+        if shared and first is not None and key in self.shared:
+            return
         if first is not None and first[0] != name and FIXTURES not in (first[0], name):
             other, osrc, opath = first
             line, col = osrc.locator.key_at(opath)
@@ -160,6 +185,10 @@ class Claims:
             return
         if first is None or name != FIXTURES:
             self.by[key] = (name, src, path)
+            if shared:
+                self.shared.add(key)
+            else:
+                self.shared.discard(key)
 
 
 # ---------------------------------------------------------------- records
@@ -332,7 +361,8 @@ def _sections(overlay, part, base: dict) -> dict:
             old = have.get(n) if isinstance(have, dict) and isinstance(entries, dict) else have
             if section == "tables" and old is not None:       # merged key by key: say which
                 keys = [f"field {f}" for f in entries[n].get("fields", {})] + \
-                       [k for k in entries[n] if k != "fields"]
+                       [f"count +{v}" if k == "grows_by" else k for k, v in entries[n].items()
+                        if k != "fields"]
                 n = f"{n} ({', '.join(keys)})"
             into["replaces" if old is not None else "adds"].append(n)
     return out

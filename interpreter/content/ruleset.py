@@ -421,7 +421,7 @@ def path_problem(folder: Path, name: str, kind: str):
 # ---------------------------------------------------------------- declarations
 
 def _declare(rules: Ruleset, components: Source, overlays, problems: Problems, claims) -> None:
-    c = overlaying.merge_components(components.data, overlays, claims)
+    c = overlaying.merge_components(components.data, overlays, claims, components)
     rules.declared = {section: c.get(section, {}) for section in mechanics.COMPONENTS}
     rules.counters = rules.declared["counters"]
     rules.player_vars = rules.declared["player_vars"]
