@@ -1,0 +1,76 @@
+"""Spec Ops (rulesets/secret-societies/expansions/spec-ops), an expansion of its own because
+the faction plays with Merica or without it (SS-MERICA-02): it validates alone and beside
+Merica, plays the same for the same seed, replays, is one more faction to deal, says what it
+adds, and the base game's files hold none of it. Its rules are the specops_* scenarios'."""
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from interpreter.cli.main import cli
+from interpreter.content.ruleset import load_ruleset
+
+BASE = Path(__file__).resolve().parents[1] / "rulesets" / "secret-societies"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from conformance.harness import EXPANSION_IDS  # noqa: E402
+
+
+def run(*args):
+    return CliRunner().invoke(cli, list(args))
+
+
+@pytest.mark.parametrize("expansions", [["spec_ops"], ["merica", "spec_ops"]])
+def test_validate_alone_and_with_merica_exits_0(expansions):
+    result = run("validate", str(BASE), *[a for x in expansions for a in ("-x", x)], "--no-smoke")
+    assert result.exit_code == 0, result.output
+
+
+@pytest.mark.parametrize("expansions, players", [(["spec_ops"], 3), (["merica", "spec_ops"], 2)])
+def test_play_is_byte_identical_for_a_seed_and_its_log_replays(tmp_path, expansions, players):
+    args = ["play", "secret-societies", *[a for x in expansions for a in ("-x", x)],
+            "--players", str(players), "--seed", "5", "--factions", "spec_ops"]
+    first, again = run(*args), run(*args)
+    assert first.exit_code == 0 and "winner" in first.output, first.output
+    assert first.output == again.output
+    log = tmp_path / "game.json"
+    assert run(*args, "--log", str(log)).exit_code == 0
+    assert json.loads(log.read_text())["expansions"] == expansions
+    assert run("replay", str(log)).exit_code == 0
+
+
+def test_spec_ops_join_the_factions_dealt_and_merica_changes_nothing_of_theirs():
+    base, ops = load_ruleset("secret-societies"), load_ruleset("secret-societies", expansions=("spec_ops",))
+    both = load_ruleset("secret-societies", expansions=("merica", "spec_ops"))
+    assert "spec_ops" not in base.tables["factions"] and ops.tables["factions"][-1] == "spec_ops"
+    assert ops.table_specs["factions"]["count"] == 9 and ops.table_specs["faction_tiles"]["count"] == 27
+    assert both.tables["factions"] == ops.tables["factions"] and "before_reveal" in both.hooks
+    assert "before_reveal" not in base.hooks            # the base game raises no hook point for it
+
+
+def test_the_conformance_harness_plays_spec_ops_alone_and_beside_merica():
+    assert {"secret-societies -x spec_ops", "secret-societies -x merica -x spec_ops"} <= set(EXPANSION_IDS)
+
+
+def test_info_says_what_spec_ops_adds():
+    text = re.sub(r"\s+", " ", run("info", "secret-societies").output)
+    for words in ("spec_ops (Spec Ops, fits secret-societies >= 1.0, < 2)",
+                  "adds factions: spec_ops", "adds 7 bid_cards", "adds faction_tiles: spec_ops_tile_1",
+                  "adds hooks: before_reveal", "replaces tables: factions (count +1), faction_tiles (count +3)"):
+        assert words in text, words
+
+
+def test_the_base_game_holds_no_spec_ops_content():
+    words = re.compile(r"spec.?ops|operation token|ops_", re.IGNORECASE)
+    for path in BASE.rglob("*.yaml"):
+        if "expansions" in path.relative_to(BASE).parts:
+            continue
+        lines = [line for line in path.read_text(encoding="utf-8").splitlines() if words.search(line)]
+        if path.name == "game.yaml":           # the manifest names its expansions, nothing more
+            assert [line for line in lines if not line.startswith("  spec_ops: expansions/spec-ops")] == []
+            continue
+        assert lines == [], path
