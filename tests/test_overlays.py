@@ -262,3 +262,7 @@ def test_a_growth_needs_a_count_and_an_expansion(copy):
     [diag] = problems(copy, "tin")
     assert diag.code == "bad-table" and "table 'cards' has no count to grow" in diag.message
     assert diag.file.endswith("tin/components.yaml") and diag.line == 3
+    (copy / "expansions" / "tin" / "components.yaml").write_text(
+        "tables:\n  shelves:\n    grows_by: 1\n", encoding="utf-8")   # a table of its own
+    [diag] = problems(copy, "tin")
+    assert diag.code == "bad-table" and "table 'shelves' has no count to grow" in diag.message

@@ -110,6 +110,9 @@ def merge_components(base: dict, overlays, claims: "Claims", base_source=None) -
                 else:
                     claims.claim(overlay, ("declaration", section, name), src, (section, name),
                                  f"the declaration '{section}.{name}'")
+                    if section == "tables" and isinstance(spec, dict) and "grows_by" in spec:
+                        spec = {k: v for k, v in spec.items() if k != "grows_by"}
+                        _grow(spec, entries[name]["grows_by"], overlay, src, name, claims)
                     into[name] = spec
     return out
 
