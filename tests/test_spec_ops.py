@@ -72,3 +72,27 @@ def test_the_base_game_holds_no_spec_ops_content():
             assert [line for line in lines if not line.startswith("  spec_ops: expansions/spec-ops")] == []
             continue
         assert lines == [], path
+
+
+def test_the_screen_draws_an_operation_token_beside_its_bid_face_down_too():
+    from rich.console import Console
+
+    from interpreter.cli.table import Screen, fit
+    from interpreter.engine.game import Game
+    game = Game.new(rules_of("secret-societies -x spec_ops"), players=3, seed=4,
+                    options={"factions": ["stonesmiths", "illuminati", "spec_ops"]})
+
+    def choose(label):
+        [(seat, k)] = [(d.player, d.find(label)) for d in game.pending() if d.find(label) is not None]
+        game.apply(seat, k)
+
+    for _ in range(3):
+        choose("HQ card below (+1 population)")
+    for label in ("Stonesmiths 4 on Costa Rica (black) face up", "0 coins",
+                  "Illuminati 3 on Costa Rica (black) face up", "0 coins",
+                  "Spec Ops 3 on Costa Rica (black) face down", "1 coins",
+                  "operation token beside your bid on Costa Rica (black)"):
+        choose(label)
+    console = Console(width=120, record=True)
+    console.print(fit(console, Screen(game, 0, [], 120)))
+    assert "P3 ?+1 face down [operation P3]" in console.export_text()
