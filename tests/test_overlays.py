@@ -283,3 +283,15 @@ def test_adds_in_a_base_game_is_an_error_where_it_is_written(copy):
     [diag] = problems(copy)
     assert diag.code == "expansion-only" and diag.file.endswith("addons/components.yaml")
     assert diag.line == line_of(copy / "components.yaml", "adds: 6")
+
+
+def test_adds_on_a_table_without_a_count_is_an_error_where_it_is_written(copy):
+    folder = copy / "expansions" / "lead"
+    folder.mkdir()
+    (folder / "expansion.yaml").write_text("id: lead\nbase: addons\ncomponents: components.yaml\n",
+                                           encoding="utf-8")
+    (folder / "components.yaml").write_text("tables:\n  shelves:\n    adds: 1\n", encoding="utf-8")
+    edit(copy / "game.yaml", "  old: expansions/old\n", "  old: expansions/old\n  lead: expansions/lead\n")
+    diags = [d for d in problems(copy, "lead") if d.code == "bad-table"]
+    assert [(d.file.endswith("lead/components.yaml"), d.line) for d in diags] == [(True, 3)]
+    assert "table 'shelves' has no count to add to" in diags[0].message

@@ -67,7 +67,7 @@ def test_every_secret_societies_base_rule_is_cited():
 # The factions whose abilities are written (issue 9): every id of theirs (SS-F-XXX-nn and
 # SS-F-XXX-2P) is cited by the ruleset or its scenarios. Add a faction's prefix once it is done.
 SS_FACTIONS_DONE = ["SS-F-INFL-", "SS-F-ILLU-", "SS-F-TECH-", "SS-F-ROBOT-", "SS-F-STONE-", "SS-F-ALIEN-",
-                    "SS-F-REPT-", "SS-F-VAMP-"]
+                    "SS-F-REPT-", "SS-F-VAMP-", "SS-F-SPECOPS-"]
 
 
 @pytest.mark.skipif(not SS_REFERENCE.exists(), reason="the shared rules reference is not beside the repo")
@@ -107,3 +107,22 @@ def test_every_merica_rule_is_cited_by_the_expansion_or_its_scenarios():
     for path in scenarios.glob("merica_*.yaml"):
         cited |= expand(path.read_text(encoding="utf-8"))
     assert [rule for rule in merica if rule not in cited] == []
+
+
+# Spec Ops (issue 10, SS-MERICA-02: an expansion of its own, expansions/spec-ops): every
+# SS-F-SPECOPS id and the ambiguities only Spec Ops read is cited by the expansion's folder, and
+# by one of the specops_* scenarios at least (each rule is played, not only cited in data).
+SPECOPS_READS = {"SS-AMB-56", "SS-AMB-57"}
+
+
+@pytest.mark.skipif(not SS_REFERENCE.exists(), reason="the shared rules reference is not beside the repo")
+def test_every_spec_ops_rule_is_cited_by_the_expansion_and_played_in_a_scenario():
+    ids = reference_ids(SS_REFERENCE.read_text(encoding="utf-8"))
+    rules = [rule for rule in ids if rule.startswith("SS-F-SPECOPS-")] + sorted(SPECOPS_READS)
+    assert len(rules) == 8 + len(SPECOPS_READS)
+    folder = cited_in(ROOT / "rulesets" / "secret-societies" / "expansions" / "spec-ops")
+    played: set = set()
+    for path in (ROOT / "tests" / "scenarios" / "secret-societies").glob("specops_*.yaml"):
+        played |= expand(path.read_text(encoding="utf-8"))
+    assert [rule for rule in rules if rule not in folder] == []
+    assert [rule for rule in rules if rule not in played] == []

@@ -107,6 +107,8 @@ def merge_components(base: dict, overlays, claims: "Claims") -> dict:
                 if section == "tables" and isinstance(into.get(name), dict) and isinstance(spec, dict):
                     into[name] = _merge_table(into[name], spec, overlay, src, name, claims)
                 else:
+                    if section == "tables" and isinstance(spec, dict) and "adds" in spec:
+                        _no_count(name, src, claims)
                     claims.claim(overlay, ("declaration", section, name), src, (section, name),
                                  f"the declaration '{section}.{name}'")
                     into[name] = spec
@@ -117,10 +119,21 @@ def merge_components(base: dict, overlays, claims: "Claims") -> dict:
     return out
 
 
+def _no_count(name: str, src, claims) -> None:
+    """``adds`` on a table that has no count (one the expansion declares itself, or a base
+    table without one): nothing to add to."""
+    claims.problems.add("bad-table", f"table '{name}' has no count to add to", src,
+                        ("tables", name, "adds"), key=True,
+                        hint="give the count itself (count: N), or leave the count out")
+
+
 def _merge_table(table: dict, spec: dict, overlay, src, name, claims) -> dict:
     out = dict(table)
     for key, value in spec.items():
         if key == "adds" and isinstance(value, int):     # composes: no claim, no conflict
+            if table.get("count") is None:
+                _no_count(name, src, claims)
+                continue
             claims.adds[name] = claims.adds.get(name, 0) + value
             if name not in claims.count_at:
                 claims.count_at[name] = (src, ("tables", name, key))

@@ -12,8 +12,9 @@ test runs it under another hash seed):
 
     python tests/conformance/harness.py GAME PLAYERS SEED '{"option": "value"}'
 
-A bundled game's expansions are variants of their own, named ``"GAME -x EXPANSION"``
-(``EXPANSION_IDS``), so a new expansion is tried at every player count by existing.
+A bundled game's expansions are variants of their own, named ``"GAME -x EXPANSION"``, and so is
+each pair of them that loads together (``"GAME -x A -x B"``; ``EXPANSION_IDS``), so a new
+expansion is tried at every player count, alone and beside each other one, by existing.
 """
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ from pathlib import Path
 from interpreter.agents import GreedyBot, RandomBot
 from interpreter.agents.driver import bot_mover, drive, random_mover, replay_mover
 from interpreter.content.ruleset import available, load_ruleset
+from interpreter.diagnostics import ContentError
 from interpreter.engine import scoring
 from interpreter.engine.game import Game
 
@@ -40,10 +42,6 @@ TOY = FIXTURES / "toy"
 RULESET_IDS = available() + [str(TOY), str(FIXTURES / "hooks"), str(FIXTURES / "ttt"),
                              str(FIXTURES / "fewest"), str(FIXTURES / "auction"),
                              str(FIXTURES / "dice")]
-# Each bundled game with each of its expansions, as "GAME -x EXPANSION" (a variant of its own).
-EXPANSION_IDS = [f"{game} -x {name}" for game in available()
-                 for name in sorted(load_ruleset(game).manifest.get("expansions") or {})]
-RULESET_IDS += EXPANSION_IDS
 MAX_DECISIONS = 20_000            # a random game that has not ended by then never will
 
 
@@ -52,6 +50,27 @@ def rules_of(name: str):
     """A ruleset, loaded once per process; ``"GAME -x EXPANSION"`` with that expansion."""
     game, *expansions = name.split(" -x ")
     return load_ruleset(game, expansions=tuple(expansions))
+
+
+def expansion_ids(game: str) -> list[str]:
+    """``"GAME -x A"`` for each expansion, then ``"GAME -x A -x B"`` for each pair that loads
+    together (two that clash are refused by the loader, and the overlay tests try that)."""
+    names = sorted(load_ruleset(game).manifest.get("expansions") or {})
+    pairs = [f"{game} -x {a} -x {b}" for i, a in enumerate(names) for b in names[i + 1:]]
+    return [f"{game} -x {name}" for name in names] + [pair for pair in pairs if _loads(pair)]
+
+
+def _loads(name: str) -> bool:
+    try:
+        rules_of(name)
+    except ContentError:
+        return False
+    return True
+
+
+# Each bundled game with each of its expansions, and each pair of them, as variants of their own.
+EXPANSION_IDS = [name for game in available() for name in expansion_ids(game)]
+RULESET_IDS += EXPANSION_IDS
 
 
 def short_name(name: str) -> str:
