@@ -387,11 +387,11 @@ def play(game, option_flags, players, seed, seats, options, expansions, log_file
 
     Any game option may also be given as its own flag: `--NAME VALUE` is `-o NAME=VALUE`.
     """
-    from . import games
     setup = _setup(game, players, seed, seats, options + option_flags, expansions, humans=True)
     setup.trace = trace
     match = setup.new_game()
     if HUMAN in setup.seats or watch or save_file:         # a person at the table
+        from . import games                                # the screen: only for a table
         _exit(games.at_table(setup, match, save_to=save_file, log_to=log_file, watch=watch,
                              pace=pace, seat=seat))
     console = out()
