@@ -18,6 +18,11 @@ folder (``dsl/lark_cache.py``: ``$XDG_CACHE_HOME/rulebook``,
 and file are the user's and nobody else may write them, written atomically;
 a damaged file, or one of another format, counts as empty. It holds no code
 and nothing to unpickle: at worst a lost entry means one check run again.
+
+Results worth more than a yes (a file's syntax trees, ``store``/``stored``)
+are pickled, one file each under a digest of the same kind, in the same
+folder and under the same rule: read only when private, ignored when
+damaged, the newest ``KEEP_RESULTS`` kept.
 """
 from __future__ import annotations
 
