@@ -27,4 +27,5 @@ def test_bench_json_has_per_count_rows_and_both_load_times(tmp_path):
     assert [row["players"] for row in report["playouts"]] == [2, 3]
     assert all(row["decisions"] > 0 and row["games"] == 2 for row in report["playouts"])
     assert report["load_seconds_fresh"] > 0 and report["load_seconds_warm"] > 0
+    assert 0 < report["load_cpu_seconds_fresh"]
     assert report["reference"] is None                     # no reference in that folder: skipped

@@ -92,13 +92,15 @@ HEAVY = ("interpreter.content.ruleset", "interpreter.dsl.parser", "interpreter.e
          "lark", "jsonschema", "networkx")
 
 
-def _heavy_modules_after(*args) -> list[str]:
-    """Which HEAVY modules a fresh interpreter has imported after running `rulebook ARGS`."""
+def _heavy_modules_after(*args, cache=None) -> list[str]:
+    """Which HEAVY modules a fresh interpreter has imported after running `rulebook ARGS`
+    (``cache``: the cache folder, "" for none; the user's own when None)."""
     code = ("import sys\nfrom interpreter.cli.main import cli\n"
             f"cli.main({list(args)!r}, standalone_mode=False)\n"
             f"print([m for m in {HEAVY!r} if m in sys.modules])\n")
+    env = dict(os.environ, **({} if cache is None else {"RULEBOOK_CACHE_DIR": str(cache)}))
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
-                          text=True, timeout=60)
+                          text=True, timeout=60, env=env)
     assert proc.returncode == 0, proc.stderr
     return ast.literal_eval(proc.stdout.strip().splitlines()[-1])
 
@@ -108,8 +110,16 @@ def test_list_does_not_import_the_loader():
 
 
 def test_a_load_imports_the_heavy_modules():
-    # The check above is only worth something if it would see them.
-    assert _heavy_modules_after("play", "lairs", "-p", "2", "-q") == list(HEAVY)
+    # The checks here are only worth something if they would see them: with nothing
+    # remembered, loading parses and checks schemas, a game with graphs builds them.
+    seen = set(_heavy_modules_after("play", "lairs", "-p", "2", "-q", cache=""))
+    seen |= set(_heavy_modules_after("validate", "--no-smoke", "secret-societies", cache=""))
+    assert sorted(seen) == sorted(HEAVY)
+
+
+def test_a_load_it_checked_before_imports_no_parser_and_no_checker(tmp_path):
+    _heavy_modules_after("validate", "lairs", cache=tmp_path)
+    assert _heavy_modules_after("validate", "lairs", cache=tmp_path) == ["interpreter.content.ruleset"]
 
 
 # ---------------------------------------------------------------- a real wheel

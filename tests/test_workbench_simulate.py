@@ -88,6 +88,16 @@ def test_jobs_give_the_same_bytes_as_one_core():
     assert run(*lairs, "-j", "2").stdout == run(*lairs, "-j", "1").stdout
 
 
+@pytest.mark.parametrize("games, jobs", [(200, 2), (7, 2), (1000, 4), (1, 3)])
+def test_workers_take_pieces_in_seed_order_that_shrink_to_single_games(games, jobs):
+    from interpreter.workbench.parallel import chunks
+    pieces = chunks(list(range(games)), jobs)
+    assert [k for piece in pieces for k in piece] == list(range(games))
+    sizes = [len(piece) for piece in pieces]
+    assert sizes == sorted(sizes, reverse=True) and sizes[-jobs:] == [1] * min(jobs, games)
+    assert len(pieces) < games or games < 10          # fewer messages than games
+
+
 def test_shards_on_many_machines_merge_into_the_whole_run(tmp_path):
     args = ["simulate", TOY, "-n", "7", "--seats", "first,random", "-j", "1"]
     whole = run(*args, "--format", "json").stdout

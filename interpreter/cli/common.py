@@ -5,7 +5,6 @@ import hashlib
 from pathlib import Path
 
 import click
-from rich.console import Console
 
 HUMAN = "human"
 
@@ -18,13 +17,15 @@ class CliError(Exception):
         self.code = code
 
 
-def out() -> Console:
+def out():
     """The console for results: same bytes for the same input, never colours."""
+    from rich.console import Console       # here: `validate` prints without rich
     return Console(force_terminal=False, highlight=False, markup=False, emoji=False, width=100)
 
 
-def err() -> Console:
+def err():
     """A console on stderr, for progress bars (only shown on a terminal)."""
+    from rich.console import Console
     return Console(stderr=True, highlight=False, markup=False, emoji=False)
 
 

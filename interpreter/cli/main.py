@@ -5,23 +5,36 @@ replay), 2 usage or I/O errors, 3 an internal error (a bug in Rulebook).
 """
 from __future__ import annotations
 
+import importlib
 import json
-from importlib import metadata
 
 import click
-from rich import box
-from rich.table import Table
 
 from ..diagnostics import ContentError, Diagnostic, render_text
 from ..model.values import InternalError, RuleError
-from . import compare_cmd, coverage_cmd, session, simulate_cmd, validate_cmd
+from . import session, simulate_cmd, validate_cmd
 from .common import (HUMAN, CliError, describe_error, echo_error, load, out,
                      parse_options, parse_seats, player_count)
 from .render import wrap
 
 
 class _Group(click.Group):
-    """Turns the errors commands raise into one-line messages and exit statuses."""
+    """Turns the errors commands raise into one-line messages and exit statuses.
+
+    Commands in ``LAZY`` are imported when named (or listed), so a command
+    starts without importing the others' modules."""
+
+    LAZY = {"coverage": ("coverage_cmd", "coverage_command"),
+            "compare": ("compare_cmd", "compare_command")}
+
+    def list_commands(self, ctx):
+        return sorted(set(super().list_commands(ctx)) | set(self.LAZY))
+
+    def get_command(self, ctx, name):
+        if name in self.LAZY and name not in self.commands:
+            module, attribute = self.LAZY[name]
+            self.add_command(getattr(importlib.import_module(f"{__package__}.{module}"), attribute))
+        return super().get_command(ctx, name)
 
     def invoke(self, ctx):
         try:
@@ -45,10 +58,19 @@ class _Group(click.Group):
 
 
 def _version() -> str:
+    from importlib import metadata        # here: reading it costs more than most commands
     try:
         return metadata.version("rulebook")
     except metadata.PackageNotFoundError:
         return "unknown"
+
+
+def _show_version(ctx) -> None:
+    """``--version``: the version is read only when asked for (click's own option reads it at
+    import, which every command would pay)."""
+    if not ctx.resilient_parsing:
+        click.echo(f"rulebook, version {_version()}")
+        ctx.exit()
 
 
 def _exit(code: int) -> None:
@@ -60,7 +82,9 @@ def _count(n: int) -> str:
     return f"{n} problem(s)"
 
 
-def _table(*columns, title=None) -> Table:
+def _table(*columns, title=None):
+    from rich import box
+    from rich.table import Table
     table = Table(title=title, box=box.SIMPLE_HEAD, show_edge=False, title_justify="left")
     for column in columns:
         table.add_column(column)
@@ -68,7 +92,9 @@ def _table(*columns, title=None) -> Table:
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(_version(), prog_name="rulebook")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True,
+              callback=lambda ctx, _, shown: _show_version(ctx) if shown else None,
+              help="Show the version and exit.")
 def cli():
     """Rulebook: a data-driven board-game rules interpreter."""
 
@@ -366,11 +392,11 @@ def play(game, option_flags, players, seed, seats, options, expansions, log_file
 
     Any game option may also be given as its own flag: `--NAME VALUE` is `-o NAME=VALUE`.
     """
-    from . import games
     setup = _setup(game, players, seed, seats, options + option_flags, expansions, humans=True)
     setup.trace = trace
     match = setup.new_game()
     if HUMAN in setup.seats or watch or save_file:         # a person at the table
+        from . import games                                # the screen: only for a table
         _exit(games.at_table(setup, match, save_to=save_file, log_to=log_file, watch=watch,
                              pace=pace, seat=seat))
     console = out()
@@ -474,9 +500,7 @@ def simulate(game, option_flags, players, seed, seats, options, expansions, **mo
     simulate_cmd.run(setup, **more)
 
 
-cli.add_command(simulate_cmd.report)
-cli.add_command(coverage_cmd.coverage_command)
-cli.add_command(compare_cmd.compare_command)
+cli.add_command(simulate_cmd.report)       # coverage and compare: _Group.LAZY
 
 
 # ---------------------------------------------------------------- check

@@ -11,10 +11,8 @@ import json
 from pathlib import Path
 
 import click
-from rich import box
-from rich.table import Table
 
-from ..workbench import balance, parallel
+from ..workbench import balance         # parallel (processes) and rich: imported where used
 from .common import CliError, err, out
 
 
@@ -52,6 +50,7 @@ def options(func):
 
 def run(setup, games, fmt, jobs, rotate, vary, cluster, shard, games_out, report_dir) -> None:
     """Play the games of ``setup`` and print or write what was asked."""
+    from ..workbench import parallel
     plan = balance.Plan(setup.source, tuple(setup.rules.expansions), setup.players, setup.seed,
                         games, list(setup.seats), setup.options, rotate,
                         _varied(setup.rules, vary, setup.players))
@@ -94,7 +93,7 @@ class progress:
 
 
 def _on_cluster(plan, which, cluster, jobs, advance) -> list:
-    from ..workbench import cluster as dask
+    from ..workbench import cluster as dask, parallel
     if not dask.available():
         raise CliError("--cluster needs the [cluster] extra: pip install 'rulebook[cluster]'")
     address = None if cluster == "local" else cluster
@@ -148,6 +147,7 @@ def _shard(text):
 
 
 def _write_games(path, whole, plan: dict, rows, part) -> None:
+    from ..workbench import parallel
     if Path(path).suffix.lower() == ".csv":
         _write_csv(path, rows)
     elif whole is not None:
@@ -195,6 +195,7 @@ def report(files, fmt, games_out, report_dir):
     The shards of one simulation (`--shard 1/3`, `2/3`, `3/3`, each on any
     machine) merge into exactly the report of the whole run.
     """
+    from ..workbench import parallel
     parts = []
     for name in files:
         try:
@@ -248,7 +249,9 @@ def _whole(console, table) -> None:
     console.print(table, width=max(console.width, console.measure(table).maximum))
 
 
-def _table(title, rows, first="name", bot=False) -> Table:
+def _table(title, rows, first="name", bot=False):
+    from rich import box
+    from rich.table import Table
     table = Table(box=box.SIMPLE_HEAD, show_edge=False)
     columns = [title] + (["bot"] if bot else []) + ["games", "wins", "win", "95% interval",
                                                     "avg score", "sd", "range", "avg return"]
@@ -262,7 +265,9 @@ def _table(title, rows, first="name", bot=False) -> Table:
     return table
 
 
-def _varied_table(name, values) -> Table:
+def _varied_table(name, values):
+    from rich import box
+    from rich.table import Table
     table = Table(title=f"option {name}", box=box.SIMPLE_HEAD, show_edge=False, title_justify="left")
     seats = [s["seat"] for s in values[0]["seats"]] if values else []
     for column in ["value", "games", "avg decisions", *(f"{s} wins" for s in seats)]:

@@ -16,7 +16,9 @@ import dataclasses
 import hashlib
 import re
 import os
+import pickle
 import stat
+import sys
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -26,12 +28,11 @@ from ..dsl import ast
 from ..dsl import kinds
 from ..dsl.check import Vocabulary, check
 from ..dsl.explain import explain
-from ..dsl.parser import DslError, parse_expression, parse_program
 from ..mechanics.seats import BUILTIN_KINDS, BUILTINS, PLAYER_ATTRIBUTE_KINDS, PLAYER_ATTRIBUTES
 from .options import default_problems
-from . import overlays as overlaying, presentation, salvage, tables
+from . import checked, overlays as overlaying, presentation, salvage, tables
 from .bundled import MANIFEST, RULESETS, available, ruleset_path  # noqa: F401 (re-exported)
-from .schema_check import check_schema, load_schema, yaml_read_it
+from .schema_check import check_file, load_schema, yaml_read_it
 from .yaml_source import load_yaml
 
 
@@ -298,7 +299,7 @@ def _read(folder: Path, name: str, schema: str | None, problems: Problems,
     source = Source(_shown(path), data, locator)
     problems.sources[source.path] = problems.sources[locator.file] = locator.text
     if schema is not None:
-        found = check_schema(data, load_schema(schema), locator)
+        found = check_file(data, load_schema(schema), locator)
         problems.extend(found)
         if found:                                # set the broken entries aside, check the rest
             source.usable, lost = salvage.prune(data, load_schema(schema))
@@ -657,6 +658,9 @@ def _record_keys(value) -> set:
     return keys
 
 
+_PARSER = __name__.split(".")[0] + ".dsl.parser"
+
+
 class _Compiler:
     """Parse every text once, map errors into the YAML file, number the nodes."""
 
@@ -664,6 +668,34 @@ class _Compiler:
         self.rules, self.problems = rules, problems
         self.pending: list = []            # (tree, source, path, params, base) checked at the end
         self.parsed: dict = {}             # (file, path) -> tree: the copies of a record share theirs
+        self.kept: dict = {}               # file -> (digest, trees parsed before, trees parsed now)
+
+    # A file's trees are kept on disk (content/checked.py) under a digest of its text and the
+    # parser's limits: the same file parses to the same trees, so a fresh load unpickles them.
+    def _stored(self, text, source: Source, path: tuple, expression: bool):
+        if source.path not in self.kept:
+            parser = sys.modules.get(_PARSER)       # not imported yet: its limits are as written
+            now = parser and (parser.MAX_DEPTH, parser.MAX_DIGITS, parser.MAX_STRING)
+            limits = now if parser and now != parser.LIMITS else ()      # a test lowered them
+            whole = getattr(source.locator, "text", None)
+            key = None if whole is None else checked.digest("parsed", whole, repr(limits))
+            self.kept[source.path] = (key, key and checked.stored("parsed", key) or {}, {})
+        entry = self.kept[source.path][1].get((path, expression))
+        if entry is not None and entry[0] == text:
+            try:
+                return pickle.loads(entry[1])
+            except Exception:              # damaged: parse it again
+                return None
+        return None
+
+    def _keep(self, text, source: Source, path: tuple, expression: bool, tree) -> None:
+        self.kept[source.path][2][(path, expression)] = (text, pickle.dumps(tree, protocol=5))
+
+    def save(self) -> None:
+        """Keep the trees of every file that parsed something new."""
+        for key, before, now in self.kept.values():
+            if key and now:
+                checked.store("parsed", key, {**before, **now})
 
     def parse(self, text, source: Source, path: tuple, *, expression=False, params=()):
         key = (source.path, path, expression)
@@ -676,11 +708,16 @@ class _Compiler:
             self.problems.add("content-type", "expected effect-language text", source, path,
                               hint=yaml_read_it(text))
             return None
-        try:
-            tree = parse_expression(text) if expression else parse_program(text)
-        except DslError as exc:
-            self.report(source, path, exc.line, exc.col, exc.code, exc.message, exc.hint, exc.end_col)
-            return None
+        tree = self._stored(text, source, path, expression)
+        if tree is None:
+            from ..dsl.parser import DslError, parse_expression, parse_program   # Lark: only here
+            try:
+                tree = parse_expression(text) if expression else parse_program(text)
+            except DslError as exc:
+                self.report(source, path, exc.line, exc.col, exc.code, exc.message, exc.hint,
+                            exc.end_col)
+                return None
+            self._keep(text, source, path, expression, tree)
         self.pending.append((tree, source, path, params))
         return tree
 
@@ -737,6 +774,7 @@ def _compile_all(rules, components, flow, data_sources, overlays, problems) -> N
     tables.compile_fields(rules, data_sources, compiler)
     _check_program_names(rules, components, flows, problems)
     compiler.finish()
+    compiler.save()
     for name, spec in list(rules.functions.items()):
         if spec[1] is None:
             rules.functions.pop(name, None)

@@ -12,9 +12,7 @@ import json
 import re
 from typing import Any
 
-from jsonschema import Draft202012Validator, validators
-from jsonschema.exceptions import ValidationError, best_match, relevance
-
+from interpreter.content import checked
 from interpreter.content.bundled import SCHEMAS
 from interpreter.content.yaml_source import Locator
 from interpreter.diagnostics import Diagnostic, did_you_mean
@@ -33,17 +31,59 @@ def _is_integer(checker, instance) -> bool:
     return isinstance(instance, int) and not isinstance(instance, bool)
 
 
-_Validator = validators.extend(
-    Draft202012Validator,
-    type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer))
+def _validator(schema: dict):
+    """The validator of ``schema``: built once for a loaded schema, else each time."""
+    return _validator_of(schema) if isinstance(schema, _Cached) else _validator_of.__wrapped__(schema)
+
+
+@functools.cache
+def _validator_of(schema: dict):
+    """A validator of ``schema`` with strict integers (jsonschema is imported only when a file
+    must be checked: most loads find their files checked already, see ``checked.py``)."""
+    from jsonschema import Draft202012Validator, validators
+    kind = validators.extend(
+        Draft202012Validator,
+        type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer))
+    return kind(schema)
+
+
+class _Cached(dict):
+    """A loaded schema; ``digest`` names its text, for remembering which files passed it.
+
+    Hashable by identity, so the validator built for it is built once."""
+    __hash__ = object.__hash__
+    digest: str = ""
 
 
 @functools.cache
 def load_schema(name: str) -> dict:
     """The schema `schemas/<name>.schema.json`, checked against its meta-schema (cached)."""
-    schema = json.loads((SCHEMA_DIR / f"{name}.schema.json").read_text(encoding="utf-8"))
-    Draft202012Validator.check_schema(schema)
+    text = (SCHEMA_DIR / f"{name}.schema.json").read_text(encoding="utf-8")
+    schema = _Cached(json.loads(text))
+    schema.digest = checked.digest("meta-schema", text)
+    if not checked.passed(schema.digest):
+        from jsonschema import Draft202012Validator
+        Draft202012Validator.check_schema(schema)
+        checked.remember(schema.digest)
     return schema
+
+
+def check_file(data: Any, schema: dict, locator: Locator, whole: bool = True) -> list[Diagnostic]:
+    """``check_schema`` of a file's ``data``, skipped when this very text passed this very
+    schema before (``whole``: ``data`` is all the file's text says, nothing left out)."""
+    try:
+        name = schema.digest if isinstance(schema, _Cached) else json.dumps(schema, sort_keys=True)
+    except (TypeError, ValueError):          # not JSON (a schema built in a test): not remembered
+        whole = False
+    if not whole:
+        return check_schema(data, schema, locator)
+    key = checked.digest("schema", name, locator.text)
+    if checked.passed(key):
+        return []
+    found = check_schema(data, schema, locator)
+    if not found:
+        checked.remember(key)
+    return found
 
 
 def check_schema(data: Any, schema: dict, locator: Locator) -> list[Diagnostic]:
@@ -52,7 +92,7 @@ def check_schema(data: Any, schema: dict, locator: Locator) -> list[Diagnostic]:
     Integers are strict (`1.5` and `1.0` are not integers) and every mapping
     key must be a string, as in JSON (`1: x`, `true: y` and `null: z` are not).
     """
-    validator = _Validator(schema)  # no format_checker: formats are not asserted
+    validator = _validator(schema)  # no format_checker: formats are not asserted
     found = {diag for error in validator.iter_errors(data) for diag in _diagnose(error, locator)}
     keys = _non_string_keys(data, locator)
     at_keys = {(d.line, d.col) for d in keys}      # one diagnostic for one bad key
@@ -94,6 +134,7 @@ def _diagnose(error: ValidationError, locator: Locator) -> list[Diagnostic]:
             return strangers
         # best_match descends from the failed alternative into the sub-error
         # that fits best; it stops at `error` itself when alternatives tie.
+        from jsonschema.exceptions import best_match, relevance
         best = best_match([error])
         return _diagnose(best if best is not error else min(error.context, key=relevance), locator)
     if error.validator == "additionalProperties":
@@ -246,5 +287,5 @@ def error_paths(data: Any, schema: dict) -> set[tuple]:
 
     The loader uses them to set a broken entry aside and check the rest.
     """
-    paths = {tuple(error.absolute_path) for error in _Validator(schema).iter_errors(data)}
+    paths = {tuple(error.absolute_path) for error in _validator(schema).iter_errors(data)}
     return paths | set(_non_text_keys(data))

@@ -134,7 +134,7 @@ def load_records(rules, components, sources, problems, base_specs=None, base_sou
     base game declares them, and their records again, one by one, where an
     overlay changed their table.
     """
-    from .schema_check import check_schema, error_paths
+    from .schema_check import check_file, error_paths
     schema = data_schema(rules.table_specs)
     base_schema = data_schema(base_specs) if base_specs is not None else schema
     base_ids = {id(src) for src in base_sources}
@@ -158,11 +158,12 @@ def load_records(rules, components, sources, problems, base_specs=None, base_sou
         if src is None or src.data is None:
             incomplete |= set(rules.table_specs) if src is None else set()
             continue
-        for table in [t for t in src.data if t in problems.lost and t not in rules.table_specs] \
-                if isinstance(src.data, dict) else ():
+        popped = [t for t in src.data if t in problems.lost and t not in rules.table_specs] \
+            if isinstance(src.data, dict) else ()
+        for table in popped:
             problems.lost |= _names(src.data.pop(table))     # its declaration was set aside
         checked = base_schema if id(src) in base_ids else schema
-        diags = check_schema(src.data, checked, src.locator)
+        diags = check_file(src.data, checked, src.locator, whole=not popped)
         problems.extend(_once_per_table(diags))
         broken = {path[:2] for path in error_paths(src.data, checked)} if diags else set()
         if () in broken or not isinstance(src.data, dict):

@@ -17,17 +17,14 @@ import hashlib
 import os
 import stat
 import sys
-import tempfile
 from pathlib import Path
-
-import lark
-from lark import Lark
 
 ENV_FOLDER = "RULEBOOK_CACHE_DIR"   # overrides the folder; empty turns the cache off
 
 
-def cached_lark(grammar_file: Path, postlex=None, **options) -> Lark:
+def cached_lark(grammar_file: Path, postlex=None, **options):
     """``Lark(grammar, postlex=postlex, **options)``, from the disk cache when it can be."""
+    from lark import Lark           # here: the cache folder's helpers serve callers without Lark
     grammar = grammar_file.read_text(encoding="utf-8")
     path = cache_path(grammar, type(postlex).__name__, options)
     parser = _load(path, postlex) if path is not None else None
@@ -43,6 +40,7 @@ def cache_path(grammar: str, postlex_name: str, options: dict) -> Path | None:
     folder = _folder()
     if folder is None:
         return None
+    import lark
     key = "\0".join([grammar, postlex_name, repr(sorted(options.items())), lark.__version__,
                      sys.version.split()[0]])
     return folder / f"effects-{hashlib.sha256(key.encode()).hexdigest()[:32]}.lark"
@@ -66,7 +64,8 @@ def _private(path: Path) -> bool:
     return kind_ok and owner_ok and not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
 
 
-def _load(path: Path, postlex) -> Lark | None:
+def _load(path: Path, postlex):
+    from lark import Lark
     try:
         if not (_private(path.parent) and _private(path)):
             return None
@@ -77,12 +76,13 @@ def _load(path: Path, postlex) -> Lark | None:
         return None
 
 
-def _save(parser: Lark, path: Path) -> None:
+def _save(parser, path: Path) -> None:
     save_private(path, parser.save)
 
 
 def save_private(path: Path, write) -> bool:
     """``write(stream)`` into ``path`` in a private folder, atomically; False if it could not."""
+    import tempfile                 # here: only writing needs it
     temporary = None
     try:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)

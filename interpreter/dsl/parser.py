@@ -23,6 +23,7 @@ from ..model.values import TAG as RESERVED      # the tag of engine values in sa
 MAX_DEPTH = 100          # levels of the parse tree; the deepest bundled text has 23
 MAX_DIGITS = 18          # digits in a number literal
 MAX_STRING = 1000        # characters in a string literal
+LIMITS = (MAX_DEPTH, MAX_DIGITS, MAX_STRING)   # as written here: trees kept on disk assume these
 
 
 class DslError(Exception):

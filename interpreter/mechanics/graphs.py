@@ -12,8 +12,6 @@ from N through NODES. Node lists come back in table order.
 """
 from __future__ import annotations
 
-import networkx as nx
-
 from ..model.values import GraphRef, RuleError, describe
 from ..dsl.kinds import GRAPH
 from .component import HIDDEN, ComponentKind
@@ -21,6 +19,7 @@ from .component import HIDDEN, ComponentKind
 
 def build(rules, name: str, spec: dict):
     """The networkx graph of one declaration (records of ``nodes``, edges from ``edges``)."""
+    import networkx as nx           # here: a ruleset without graphs never pays for its import
     graph = nx.DiGraph() if spec.get("directed") else nx.Graph()
     graph.add_nodes_from(rules.tables.get(spec["nodes"], []))
     for rid in rules.tables.get(spec["nodes"], []):
@@ -69,6 +68,7 @@ def _subgraph(ctx, args):
 
 def components(ctx, args):
     """components(GRAPH, NODES): the connected groups among NODES, each in table order"""
+    import networkx as nx
     graph, sub = _subgraph(ctx, args)
     groups = [_in_order(ctx, graph, group) for group in nx.connected_components(sub)]
     order = {rid: k for k, rid in enumerate(graph.nodes)}
@@ -77,6 +77,7 @@ def components(ctx, args):
 
 def reach(ctx, args):
     """reach(GRAPH, NODE, NODES): every node of NODES reachable from NODE through NODES"""
+    import networkx as nx
     graph, sub = _subgraph(ctx, args)
     start = _node(graph, args[1])
     if start not in sub:

@@ -53,6 +53,7 @@ def run(rules, plan: Plan, which: list[int], jobs: int = 1, advance=lambda: None
             rows.append(play_row(rules, plan, k))
             advance()
         return rows
+    from ..agents import make_bot, play_out  # noqa: F401  (imported once, here, not per worker)
     from ..engine import codegen
     if codegen.ENABLED:
         codegen.program_of(rules)              # generated once, here, before the workers fork
@@ -60,18 +61,32 @@ def run(rules, plan: Plan, which: list[int], jobs: int = 1, advance=lambda: None
     _worker.update(plan=plan, rules=rules)
     gc.freeze()                  # forked workers then leave the parent's objects (and pages) alone
     start = {} if context is not None else {"initializer": _start, "initargs": (plan,)}
-    chunk = max(1, min(4, len(which) // (jobs * 8)))   # small: no worker idles long at the end
     try:
         with ProcessPoolExecutor(max_workers=min(jobs, len(which)), mp_context=context,
                                  **start) as pool:
             rows = []
-            for row in pool.map(_play, which, chunksize=chunk):
-                rows.append(row)
-                advance()
+            for future in [pool.submit(_play_many, chunk) for chunk in chunks(which, jobs)]:
+                for row in future.result():
+                    rows.append(row)
+                    advance()
     finally:
         _worker.clear()
         gc.unfreeze()
     return rows
+
+
+def chunks(which: list[int], jobs: int) -> list[list[int]]:
+    """``which`` cut in seed order into pieces that shrink to single games at the end.
+
+    Workers take the next piece when they finish one: large pieces first keep the
+    parent's messages few, single games last leave no worker idle long at the end.
+    """
+    pieces, start = [], 0
+    while start < len(which):
+        size = max(1, (len(which) - start) // (jobs * 4))
+        pieces.append(which[start:start + size])
+        start += size
+    return pieces
 
 
 def _fork():
@@ -90,8 +105,8 @@ def _start(plan: Plan) -> None:
     _worker["rules"] = load_ruleset(plan.source, expansions=tuple(plan.expansions))
 
 
-def _play(k: int) -> dict:
-    return play_row(_worker["rules"], _worker["plan"], k)
+def _play_many(ks: list[int]) -> list[dict]:
+    return [play_row(_worker["rules"], _worker["plan"], k) for k in ks]
 
 
 # ---------------------------------------------------------------- rows on disk
