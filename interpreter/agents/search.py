@@ -36,7 +36,9 @@ from ..engine.game import IllegalAction
 from ..model.values import RuleError
 from . import Bot
 
-DEFAULTS = {"iterations": 100, "seconds": 0.0, "depth": 0, "c": 0.7, "minimax": 0.5}
+DEFAULTS = {"iterations": 100, "seconds": 0.0, "depth": 0, "c": 0.7, "minimax": 0.5,
+            "playout": "random", "margin": math.inf}
+PLAYOUTS = ("random", "greedy")
 
 
 class Node:
@@ -64,7 +66,11 @@ class SearchBot(Bot):
         if unknown:
             raise ValueError(f"{self.name}: unknown setting {', '.join(sorted(unknown))} "
                              f"(settings: {', '.join(DEFAULTS)})")
-        self.params = {**DEFAULTS, **{k: float(v) for k, v in params.items()}}
+        self.params = {**DEFAULTS, **{k: v if isinstance(DEFAULTS[k], str) else float(v)
+                                      for k, v in params.items()}}
+        if self.params["playout"] not in PLAYOUTS:
+            raise ValueError(f"{self.name}: playout is one of {', '.join(PLAYOUTS)}, "
+                             f"not '{self.params['playout']}'")
 
     def choose(self, view, preview):
         """Without worlds (an old caller), the best immediate option."""
@@ -77,22 +83,39 @@ class SearchBot(Bot):
         count = len(view["decision"]["options"])
         if count == 1:
             return 0
+        keys = self._keys(view["decision"]["options"])
+        base = world(self.rng.randrange(1 << 30))
+        allowed, prior = self._shortlist(base, me, keys)
+        if len(allowed) == 1:
+            return self._sure(base, me, sorted(range(count), key=lambda i: prior[i], reverse=True))
         root = Node(me)
         self.spread = (math.inf, -math.inf)
         iterations = int(self.params["iterations"])
         deadline = time.perf_counter() + self.params["seconds"] if self.params["seconds"] else None
-        base = None
         for n in range(iterations):
             if deadline and time.perf_counter() > deadline:
                 break
-            if base is None or self.fresh_world_each_iteration:
+            if n and self.fresh_world_each_iteration:
                 base = world(self.rng.randrange(1 << 30))
-            self._iterate(root, base.clone(), me)
-        keys = self._keys(view["decision"]["options"])
-        rank = {i: (root.children[key].visits, self._value(root.children[key])) if key in root.children
-                else (0, -math.inf) for i, key in enumerate(keys)}
+            self._iterate(root, base.clone(), me, allowed)
+        rank = {i: (root.children[key].visits, self._value(root.children[key]))
+                if key in root.children and root.children[key].visits else (-1, prior[i])
+                for i, key in enumerate(keys)}
         order = sorted(range(count), key=lambda i: rank[i], reverse=True)
-        return self._sure(base or world(self.rng.randrange(1 << 30)), me, order)
+        return self._sure(base, me, order)
+
+    def _shortlist(self, game, me: int, keys: list) -> tuple[set, list]:
+        """The root options worth searching: with a finite ``margin``, those whose one-step value
+        (the greedy bot's, on this world) is within ``margin`` of the best, so the search only
+        settles what the greedy look cannot; and every option's one-step value (0 without)."""
+        if math.isinf(self.params["margin"]):
+            return set(keys), [0.0] * len(keys)
+        prior = []
+        for i in range(len(keys)):
+            after = _after(game, me, i)
+            prior.append(-math.inf if after is None else _worth(after, me))
+        best = max(prior)
+        return {key for key, v in zip(keys, prior) if v >= best - self.params["margin"]}, prior
 
     def _sure(self, game, me: int, order: list) -> int:
         """An option that wins at once, else the first of ``order`` after which no other seat can
@@ -118,19 +141,24 @@ class SearchBot(Bot):
         return keys
 
     # ------------------------------------------------------------- one iteration
-    def _iterate(self, root: Node, game, me: int) -> None:
+    def _iterate(self, root: Node, game, me: int, allowed: set) -> None:
         path = [root]
         node = root
         try:
             decision = next(d for d in game.pending() if d.player == me)   # the bot's own
             while True:
                 mover, keys = decision.player, self._keys(decision.options)
-                untried = []
+                untried, choices = [], []
                 for i, key in enumerate(keys):
+                    if node is root and key not in allowed:
+                        continue
+                    choices.append(i)
                     if key in node.children:
                         node.children[key].avail += 1
                     else:
                         untried.append(i)
+                if not choices:                       # none of the shortlist exists in this world
+                    return
                 if untried:
                     action = self.rng.choice(untried)
                     child = node.children[keys[action]] = Node(mover)
@@ -138,14 +166,14 @@ class SearchBot(Bot):
                     game.apply(mover, action)
                     path.append(node)
                     break
-                action = self._select(node, keys)
+                action = self._select(node, keys, choices)
                 game.apply(mover, action)
                 node = node.children[keys[action]]
                 path.append(node)
                 if game.over:
                     break
                 decision = _next(game, me)
-            rewards = self._rollout(game)
+            rewards = self._rollout(game, me)
             self.spread = (min(self.spread[0], min(rewards)), max(self.spread[1], max(rewards)))
         except (IllegalAction, RuleError):            # a sampled world the rules reject: skip it
             return
@@ -164,26 +192,56 @@ class SearchBot(Bot):
         alpha = self.params["minimax"]
         return (1 - alpha) * mean + alpha * child.best[child.mover] if alpha else mean
 
-    def _select(self, node: Node, keys: list) -> int:
+    def _select(self, node: Node, keys: list, choices: list) -> int:
         # Rewards are raw leads, so the exploration term is scaled by the spread seen so far.
         c = self.params["c"] * max(self.spread[1] - self.spread[0], 1e-9)
-        best, best_value = 0, -math.inf
-        for action, key in enumerate(keys):
-            child = node.children[key]
+        best, best_value = choices[0], -math.inf
+        for action in choices:
+            child = node.children[keys[action]]
             value = self._value(child) + c * math.sqrt(math.log(max(child.avail, 1)) / child.visits) \
                 if child.visits else math.inf
             if value > best_value:
                 best, best_value = action, value
         return best
 
-    def _rollout(self, game) -> list[float]:
+    def _rollout(self, game, me: int) -> list[float]:
         rnd = random.Random(self.rng.randrange(1 << 30))
+        greedy = self.params["playout"] == "greedy"
         for _ in range(int(self.params["depth"])):
             if game.over:
                 break
-            decision = game.pending()[0]
-            game.apply(decision.player, rnd.randrange(decision.count))
+            decision = _next(game, me)                # the bot's own follow-ups first
+            if greedy and decision.count > 1:
+                game.apply(decision.player, _greedy(game, decision, rnd))
+            else:
+                game.apply(decision.player, rnd.randrange(decision.count))
         return rewards(game)
+
+
+def _greedy(game, decision, rnd) -> int:
+    """What the greedy bot would take here (the best ``heuristic`` right after; ties at random),
+    played on this world: the playout policy ``playout=greedy``."""
+    seat, best, value = decision.player, [], -math.inf
+    for i in range(decision.count):
+        trial = _after(game, seat, i)
+        if trial is None:
+            continue
+        v = _worth(trial, seat)
+        if v > value:
+            best, value = [i], v
+        elif v == value:
+            best.append(i)
+    return rnd.choice(best) if best else rnd.randrange(decision.count)
+
+
+def _worth(game, seat: int) -> float:
+    """One seat's value on its own: its score once over, else the ``heuristic`` (or score)."""
+    rules = game.rules
+    if not game.over and "heuristic" in rules.functions:
+        value = game.evaluate(rules.functions["heuristic"][1], seat)
+    else:
+        value = game.score_of(seat)
+    return float(value[0] if isinstance(value, list) else value)
 
 
 def _next(game, me: int):
@@ -222,16 +280,7 @@ def _loses_at_once(game, me: int, index: int) -> bool:
 def rewards(game) -> list[float]:
     """Each seat's reward: its return once over (scaled up, a win outweighs any lead), else
     how far it leads the best other seat on the ruleset's ``heuristic`` (or its score)."""
-    rules = game.rules
-    values = []
-    for seat in range(len(game.state["players"])):
-        if game.over:
-            value = game.score_of(seat)
-        elif "heuristic" in rules.functions:
-            value = game.evaluate(rules.functions["heuristic"][1], seat)
-        else:
-            value = game.score_of(seat)
-        values.append(float(value[0] if isinstance(value, list) else value))
+    values = [_worth(game, seat) for seat in range(len(game.state["players"]))]
     out = []
     for i, v in enumerate(values):
         best_other = max((w for j, w in enumerate(values) if j != i), default=0.0)
