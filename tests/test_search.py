@@ -93,6 +93,26 @@ def test_search_takes_a_win_and_blocks_a_loss_at_tic_tac_toe(ttt, cls):
             assert index in (wins or blocks), (n, iterations, wins, blocks, index)
 
 
+def test_a_margin_shortlists_what_the_greedy_look_cannot_settle(ttt):
+    # margin=0 searches only the options tied for the best one-step value; no margin, all.
+    positions = [p for p in _ttt_positions(ttt, 24) if p[1]]
+    game, wins, _ = positions[0]
+    me, count = game.pending()[0].player, game.pending()[0].count
+    assert 0 < len(wins) < count
+    narrow = MCTSBot(1, margin=0)
+    allowed, prior = narrow._shortlist(game, me, narrow._keys(game.pending()[0].options))
+    assert allowed == set(wins) and [i for i in range(count) if prior[i] == max(prior)] == wins
+    wide = MCTSBot(1)
+    assert wide._shortlist(game, me, wide._keys(game.pending()[0].options))[0] == set(range(count))
+    for playout in ("random", "greedy"):           # both playouts finish a game (ISMCTS too)
+        bots = {0: ISMCTSBot(2, iterations=5, depth=4, margin=0, playout=playout), 1: RandomBot(3)}
+        finished = Game.new(ttt, seed=5)
+        play_out(finished, bots)
+        assert finished.over
+    with pytest.raises(ValueError, match="playout is one of"):
+        make_bot("mcts:playout=clever", 1)
+
+
 def _chosen_index(before, after, me):
     """Which option ``me`` took between two states (the one whose result equals ``after``)."""
     for i in range(before.pending()[0].count):

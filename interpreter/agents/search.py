@@ -12,8 +12,16 @@ game rebuilt from its own view with everything hidden sampled afresh
   in another world), and one another player has in one world but not in
   another is counted only where it exists (availability counts).
 
+With a finite ``margin`` the root is first looked at as the greedy bot
+looks (each option's ``heuristic`` right after it, on one world) and only
+the options within ``margin`` of the best are searched; with one left it is
+taken at once. ``margin=0`` plays greedy wherever greedy is sure and
+searches only its ties, which it would break at random; it costs little
+where the one-step look decides.
+
 Each iteration descends by UCB1, adds one node, plays at most ``depth``
-random decisions and scores the position: each seat's lead over the best
+decisions (the bot's own first when several wait; random ones, or the
+greedy bot's with ``playout=greedy``) and scores the position: each seat's lead over the best
 other seat, on its score once the game is over (the returns break ties),
 else on the ruleset's ``heuristic`` function (or its score), so a finished
 and an unfinished line are on one scale. A child's worth blends its mean
@@ -24,7 +32,7 @@ of rewards seen. Whatever the budget, the bot takes an option that wins at
 once, and never one after which the next other player can win at once
 while another option is left (checked on one world: sure when nothing is
 hidden). Budgets: ``iterations`` and, optionally, ``seconds`` (whichever
-ends first). A seat spec sets them: ``--seats ismcts:iterations=500:depth=20``.
+ends first). A seat spec sets them: ``--seats ismcts:iterations=500:depth=20:margin=0``.
 """
 from __future__ import annotations
 
