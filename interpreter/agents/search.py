@@ -94,8 +94,11 @@ class SearchBot(Bot):
         keys = self._keys(view["decision"]["options"])
         base = world(self.rng.randrange(1 << 30))
         allowed, prior = self._shortlist(base, me, keys)
+        # With a margin the one-step look ranks the ends too: a world may call an end a win on
+        # what the bot cannot see (another's results still hidden), so none is taken for that.
+        wins = [] if math.isfinite(self.params["margin"]) else list(range(count))
         if len(allowed) == 1:
-            return self._sure(base, me, sorted(range(count), key=lambda i: prior[i], reverse=True))
+            return self._sure(base, me, sorted(range(count), key=lambda i: prior[i], reverse=True), wins)
         root = Node(me)
         self.spread = (math.inf, -math.inf)
         iterations = int(self.params["iterations"])
@@ -110,7 +113,7 @@ class SearchBot(Bot):
                 if key in root.children and root.children[key].visits else (-1, prior[i])
                 for i, key in enumerate(keys)}
         order = sorted(range(count), key=lambda i: rank[i], reverse=True)
-        return self._sure(base, me, order)
+        return self._sure(base, me, order, wins)
 
     def _shortlist(self, game, me: int, keys: list) -> tuple[set, list]:
         """The root options worth searching: with a finite ``margin``, those whose one-step value
@@ -125,10 +128,11 @@ class SearchBot(Bot):
         best = max(prior)
         return {key for key, v in zip(keys, prior) if v >= best - self.params["margin"]}, prior
 
-    def _sure(self, game, me: int, order: list) -> int:
-        """An option that wins at once, else the first of ``order`` after which no other seat can
-        win at once (the search's choice unless it walks into a loss it could have seen)."""
-        for i in order:
+    def _sure(self, game, me: int, order: list, wins: list) -> int:
+        """An option of ``wins`` that wins at once, else the first of ``order`` after which no other
+        seat can win at once (the search's choice unless it walks into a loss it could have seen).
+"""
+        for i in wins:
             after = _after(game, me, i)
             if after is not None and after.over and after.result["winners"] == [me]:
                 return i
