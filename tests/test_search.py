@@ -3,6 +3,7 @@ built from the bot's view alone. The match against the greedy bot is a benchmark
 (tools/match.py), not a test."""
 from __future__ import annotations
 
+import math
 import random
 import sys
 from pathlib import Path
@@ -86,9 +87,9 @@ def test_search_takes_a_win_and_blocks_a_loss_at_tic_tac_toe(ttt, cls):
     assert any(w for _, w, _ in positions) and any(b for _, _, b in positions)
     for n, (game, wins, blocks) in enumerate(positions):
         me = game.pending()[0].player
-        for iterations in (1, 30):
+        for iterations, margin in ((1, math.inf), (30, math.inf), (30, 0)):
             trial = game.clone()
-            step(trial, {me: cls(n, iterations=iterations)})
+            step(trial, {me: cls(n, iterations=iterations, margin=margin)})
             index = _chosen_index(game, trial, me)
             assert index in (wins or blocks), (n, iterations, wins, blocks, index)
 

@@ -29,7 +29,9 @@ reward with the best line found below it (implicit minimax backups, weight
 ``minimax``), since a mean over a few random follow-ups undervalues an
 option with many bad ones. The exploration term is scaled by the spread
 of rewards seen. Whatever the budget, the bot takes an option that wins at
-once, and never one after which the next other player can win at once
+once (without a margin: a world may call an end a win on results the bot
+cannot see yet, such as another's moves made at the same time, and with a
+margin the one-step look and the search weigh ends like any option), and never one after which the next other player can win at once
 while another option is left (checked on one world: sure when nothing is
 hidden). Budgets: ``iterations`` and, optionally, ``seconds`` (whichever
 ends first). A seat spec sets them: ``--seats ismcts:iterations=500:depth=20:margin=0``.
