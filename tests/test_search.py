@@ -3,6 +3,7 @@ built from the bot's view alone. The match against the greedy bot is a benchmark
 (tools/match.py), not a test."""
 from __future__ import annotations
 
+import math
 import random
 import sys
 from pathlib import Path
@@ -86,11 +87,31 @@ def test_search_takes_a_win_and_blocks_a_loss_at_tic_tac_toe(ttt, cls):
     assert any(w for _, w, _ in positions) and any(b for _, _, b in positions)
     for n, (game, wins, blocks) in enumerate(positions):
         me = game.pending()[0].player
-        for iterations in (1, 30):
+        for iterations, margin in ((1, math.inf), (30, math.inf), (30, 0)):
             trial = game.clone()
-            step(trial, {me: cls(n, iterations=iterations)})
+            step(trial, {me: cls(n, iterations=iterations, margin=margin)})
             index = _chosen_index(game, trial, me)
             assert index in (wins or blocks), (n, iterations, wins, blocks, index)
+
+
+def test_a_margin_shortlists_what_the_greedy_look_cannot_settle(ttt):
+    # margin=0 searches only the options tied for the best one-step value; no margin, all.
+    positions = [p for p in _ttt_positions(ttt, 24) if p[1]]
+    game, wins, _ = positions[0]
+    me, count = game.pending()[0].player, game.pending()[0].count
+    assert 0 < len(wins) < count
+    narrow = MCTSBot(1, margin=0)
+    allowed, prior = narrow._shortlist(game, me, narrow._keys(game.pending()[0].options))
+    assert allowed == set(wins) and [i for i in range(count) if prior[i] == max(prior)] == wins
+    wide = MCTSBot(1)
+    assert wide._shortlist(game, me, wide._keys(game.pending()[0].options))[0] == set(range(count))
+    for playout in ("random", "greedy"):           # both playouts finish a game (ISMCTS too)
+        bots = {0: ISMCTSBot(2, iterations=5, depth=4, margin=0, playout=playout), 1: RandomBot(3)}
+        finished = Game.new(ttt, seed=5)
+        play_out(finished, bots)
+        assert finished.over
+    with pytest.raises(ValueError, match="playout is one of"):
+        make_bot("mcts:playout=clever", 1)
 
 
 def _chosen_index(before, after, me):
@@ -126,6 +147,7 @@ def test_ismcts_sees_only_its_own_view(lairs):
 
 
 def test_a_users_bot_takes_a_seat(tmp_path, monkeypatch):
+    # The older door, choose(view, preview), still plays (deprecated).
     (tmp_path / "mybots.py").write_text(
         "class Last:\n"
         "    needs_view = True\n"
@@ -142,6 +164,34 @@ def test_a_users_bot_takes_a_seat(tmp_path, monkeypatch):
     sys.modules.pop("mybots", None)
 
 
+def test_a_users_bot_with_only_decide_plays_a_game(tmp_path, monkeypatch, ttt):
+    # The documented door: decide(view, decision), decision being the view's decision.
+    (tmp_path / "deciders.py").write_text(
+        "class Last:\n"
+        "    seen = []\n"
+        "    def __init__(self, seed):\n"
+        "        self.seed = seed\n"
+        "    def decide(self, view, decision):\n"
+        "        assert decision is view['decision'] and decision['player'] == view['you']\n"
+        "        Last.seen.append(decision['options'])\n"
+        "        return len(decision['options']) - 1\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    game = Game.new(ttt, seed=4)
+    bots = {0: make_bot("deciders:Last", 1), 1: RandomBot(2)}
+    play_out(game, bots)
+    last = sys.modules["deciders"].Last
+    assert game.over and last.seen
+    mine = [index for player, index in game.state["history"] if player == 0]
+    assert mine == [len(options) - 1 for options in last.seen]
+    result = CliRunner().invoke(cli, ["play", str(TTT), "--seats", "deciders:Last,random", "-q"])
+    assert result.exit_code == 0, result.output
+    (tmp_path / "deciders2.py").write_text("class Mute:\n    pass\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="no decide"):
+        make_bot("deciders2:Mute", 1)
+    sys.modules.pop("deciders", None)
+    sys.modules.pop("deciders2", None)
+
+
 def test_the_match_tool_rotates_seats(ttt):
     sys.path.insert(0, str(ROOT / "tools"))
     from match import match
@@ -149,3 +199,14 @@ def test_the_match_tool_rotates_seats(ttt):
     assert report["games"] == 4 and report["a_mean_return"] >= 0.5
     low, high = report["interval_95"]
     assert low <= report["a_mean_return"] <= high
+
+
+def test_the_match_tool_gives_the_same_figures_in_processes(ttt):
+    sys.path.insert(0, str(ROOT / "tools"))
+    from match import match
+    alone = match(ttt, "greedy", "random", games=2, players=2, seed=3)
+    shared = match(ttt, "greedy", "random", games=2, players=2, seed=3, jobs=2, rules_ref=str(TTT))
+    for report in (alone, shared):
+        del report["cpu_seconds"], report["cpu_seconds_per_game"]
+    assert alone == shared and alone["games"] == 4
+

@@ -1,11 +1,15 @@
 """Players that are not people: bots, and the loop that seats them.
 
 Every bot answers through the same door as a human: it is given its own
-player's view (and, for look-ahead, a preview function that scores one of
-its own options on a game rebuilt from that view alone, see
-engine.determinise, so it cannot peek at anything hidden) and returns an
-option index. A bot that never looks (``needs_view = False``) is asked
-``choose_blind(decision)`` instead and given no view, which costs nothing.
+player's view and returns an option index. A user's class (seat spec
+``module:Class``) implements ``decide(view, decision)``, ``decision`` being
+``view["decision"]`` (``player``, ``prompt``, ``options``: the labels). The
+package's bots implement ``choose(view, preview)`` instead, ``preview``
+scoring one of their own options on a game rebuilt from that view alone
+(engine.determinise, so it cannot peek at anything hidden); a user's class
+with only ``choose`` still plays (the older door, deprecated). A bot that
+never looks (``needs_view = False``) is asked ``choose_blind(decision)``
+instead and given no view, which costs nothing.
 """
 from __future__ import annotations
 
@@ -92,8 +96,8 @@ def bot_class(name: str):
             cls = getattr(importlib.import_module(module), attr)
         except (ImportError, AttributeError) as exc:
             raise ValueError(f"cannot load the bot '{name}': {exc}") from None
-        if not callable(getattr(cls, "choose", None)):
-            raise ValueError(f"'{name}' has no choose(view, preview) method")
+        if not callable(getattr(cls, "decide", None)) and not callable(getattr(cls, "choose", None)):
+            raise ValueError(f"'{name}' has no decide(view, decision) method")
         return cls
     raise ValueError(f"no bot '{name}' (bots: {', '.join([*BOTS, *SEARCH_BOTS])}, or module:Class)")
 
@@ -138,6 +142,8 @@ def step(game, bots: dict) -> bool:
             seen = view(game, seat)
             if getattr(bot, "needs_world", False):      # a search bot: worlds from its view alone
                 index = bot.choose_in(seen, lambda s: determinise(game, seat, s, seen))
+            elif callable(getattr(bot, "decide", None)):     # a user's bot: the documented door
+                index = bot.decide(seen, seen["decision"])
             else:
                 index = bot.choose(seen, previewer(game, seat, getattr(bot, "seed", 0), seen))
             game.apply(seat, index)

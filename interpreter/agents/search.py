@@ -12,8 +12,16 @@ game rebuilt from its own view with everything hidden sampled afresh
   in another world), and one another player has in one world but not in
   another is counted only where it exists (availability counts).
 
+With a finite ``margin`` the root is first looked at as the greedy bot
+looks (each option's ``heuristic`` right after it, on one world) and only
+the options within ``margin`` of the best are searched; with one left it is
+taken at once. ``margin=0`` plays greedy wherever greedy is sure and
+searches only its ties, which it would break at random; it costs little
+where the one-step look decides.
+
 Each iteration descends by UCB1, adds one node, plays at most ``depth``
-random decisions and scores the position: each seat's lead over the best
+decisions (the bot's own first when several wait; random ones, or the
+greedy bot's with ``playout=greedy``) and scores the position: each seat's lead over the best
 other seat, on its score once the game is over (the returns break ties),
 else on the ruleset's ``heuristic`` function (or its score), so a finished
 and an unfinished line are on one scale. A child's worth blends its mean
@@ -21,10 +29,12 @@ reward with the best line found below it (implicit minimax backups, weight
 ``minimax``), since a mean over a few random follow-ups undervalues an
 option with many bad ones. The exploration term is scaled by the spread
 of rewards seen. Whatever the budget, the bot takes an option that wins at
-once, and never one after which the next other player can win at once
+once (without a margin: a world may call an end a win on results the bot
+cannot see yet, such as another's moves made at the same time, and with a
+margin the one-step look and the search weigh ends like any option), and never one after which the next other player can win at once
 while another option is left (checked on one world: sure when nothing is
 hidden). Budgets: ``iterations`` and, optionally, ``seconds`` (whichever
-ends first). A seat spec sets them: ``--seats ismcts:iterations=500:depth=20``.
+ends first). A seat spec sets them: ``--seats ismcts:iterations=500:depth=20:margin=0``.
 """
 from __future__ import annotations
 
@@ -36,7 +46,9 @@ from ..engine.game import IllegalAction
 from ..model.values import RuleError
 from . import Bot
 
-DEFAULTS = {"iterations": 100, "seconds": 0.0, "depth": 0, "c": 0.7, "minimax": 0.5}
+DEFAULTS = {"iterations": 100, "seconds": 0.0, "depth": 0, "c": 0.7, "minimax": 0.5,
+            "playout": "random", "margin": math.inf}
+PLAYOUTS = ("random", "greedy")
 
 
 class Node:
@@ -64,7 +76,11 @@ class SearchBot(Bot):
         if unknown:
             raise ValueError(f"{self.name}: unknown setting {', '.join(sorted(unknown))} "
                              f"(settings: {', '.join(DEFAULTS)})")
-        self.params = {**DEFAULTS, **{k: float(v) for k, v in params.items()}}
+        self.params = {**DEFAULTS, **{k: v if isinstance(DEFAULTS[k], str) else float(v)
+                                      for k, v in params.items()}}
+        if self.params["playout"] not in PLAYOUTS:
+            raise ValueError(f"{self.name}: playout is one of {', '.join(PLAYOUTS)}, "
+                             f"not '{self.params['playout']}'")
 
     def choose(self, view, preview):
         """Without worlds (an old caller), the best immediate option."""
@@ -77,27 +93,48 @@ class SearchBot(Bot):
         count = len(view["decision"]["options"])
         if count == 1:
             return 0
+        keys = self._keys(view["decision"]["options"])
+        base = world(self.rng.randrange(1 << 30))
+        allowed, prior = self._shortlist(base, me, keys)
+        # With a margin the one-step look ranks the ends too: a world may call an end a win on
+        # what the bot cannot see (another's results still hidden), so none is taken for that.
+        wins = [] if math.isfinite(self.params["margin"]) else list(range(count))
+        if len(allowed) == 1:
+            return self._sure(base, me, sorted(range(count), key=lambda i: prior[i], reverse=True), wins)
         root = Node(me)
         self.spread = (math.inf, -math.inf)
         iterations = int(self.params["iterations"])
         deadline = time.perf_counter() + self.params["seconds"] if self.params["seconds"] else None
-        base = None
         for n in range(iterations):
             if deadline and time.perf_counter() > deadline:
                 break
-            if base is None or self.fresh_world_each_iteration:
+            if n and self.fresh_world_each_iteration:
                 base = world(self.rng.randrange(1 << 30))
-            self._iterate(root, base.clone(), me)
-        keys = self._keys(view["decision"]["options"])
-        rank = {i: (root.children[key].visits, self._value(root.children[key])) if key in root.children
-                else (0, -math.inf) for i, key in enumerate(keys)}
+            self._iterate(root, base.clone(), me, allowed)
+        rank = {i: (root.children[key].visits, self._value(root.children[key]))
+                if key in root.children and root.children[key].visits else (-1, prior[i])
+                for i, key in enumerate(keys)}
         order = sorted(range(count), key=lambda i: rank[i], reverse=True)
-        return self._sure(base or world(self.rng.randrange(1 << 30)), me, order)
+        return self._sure(base, me, order, wins)
 
-    def _sure(self, game, me: int, order: list) -> int:
-        """An option that wins at once, else the first of ``order`` after which no other seat can
-        win at once (the search's choice unless it walks into a loss it could have seen)."""
-        for i in order:
+    def _shortlist(self, game, me: int, keys: list) -> tuple[set, list]:
+        """The root options worth searching: with a finite ``margin``, those whose one-step value
+        (the greedy bot's, on this world) is within ``margin`` of the best, so the search only
+        settles what the greedy look cannot; and every option's one-step value (0 without)."""
+        if math.isinf(self.params["margin"]):
+            return set(keys), [0.0] * len(keys)
+        prior = []
+        for i in range(len(keys)):
+            after = _after(game, me, i)
+            prior.append(-math.inf if after is None else _worth(after, me))
+        best = max(prior)
+        return {key for key, v in zip(keys, prior) if v >= best - self.params["margin"]}, prior
+
+    def _sure(self, game, me: int, order: list, wins: list) -> int:
+        """An option of ``wins`` that wins at once, else the first of ``order`` after which no other
+        seat can win at once (the search's choice unless it walks into a loss it could have seen).
+"""
+        for i in wins:
             after = _after(game, me, i)
             if after is not None and after.over and after.result["winners"] == [me]:
                 return i
@@ -118,19 +155,24 @@ class SearchBot(Bot):
         return keys
 
     # ------------------------------------------------------------- one iteration
-    def _iterate(self, root: Node, game, me: int) -> None:
+    def _iterate(self, root: Node, game, me: int, allowed: set) -> None:
         path = [root]
         node = root
         try:
             decision = next(d for d in game.pending() if d.player == me)   # the bot's own
             while True:
                 mover, keys = decision.player, self._keys(decision.options)
-                untried = []
+                untried, choices = [], []
                 for i, key in enumerate(keys):
+                    if node is root and key not in allowed:
+                        continue
+                    choices.append(i)
                     if key in node.children:
                         node.children[key].avail += 1
                     else:
                         untried.append(i)
+                if not choices:                       # none of the shortlist exists in this world
+                    return
                 if untried:
                     action = self.rng.choice(untried)
                     child = node.children[keys[action]] = Node(mover)
@@ -138,14 +180,14 @@ class SearchBot(Bot):
                     game.apply(mover, action)
                     path.append(node)
                     break
-                action = self._select(node, keys)
+                action = self._select(node, keys, choices)
                 game.apply(mover, action)
                 node = node.children[keys[action]]
                 path.append(node)
                 if game.over:
                     break
                 decision = _next(game, me)
-            rewards = self._rollout(game)
+            rewards = self._rollout(game, me)
             self.spread = (min(self.spread[0], min(rewards)), max(self.spread[1], max(rewards)))
         except (IllegalAction, RuleError):            # a sampled world the rules reject: skip it
             return
@@ -164,26 +206,56 @@ class SearchBot(Bot):
         alpha = self.params["minimax"]
         return (1 - alpha) * mean + alpha * child.best[child.mover] if alpha else mean
 
-    def _select(self, node: Node, keys: list) -> int:
+    def _select(self, node: Node, keys: list, choices: list) -> int:
         # Rewards are raw leads, so the exploration term is scaled by the spread seen so far.
         c = self.params["c"] * max(self.spread[1] - self.spread[0], 1e-9)
-        best, best_value = 0, -math.inf
-        for action, key in enumerate(keys):
-            child = node.children[key]
+        best, best_value = choices[0], -math.inf
+        for action in choices:
+            child = node.children[keys[action]]
             value = self._value(child) + c * math.sqrt(math.log(max(child.avail, 1)) / child.visits) \
                 if child.visits else math.inf
             if value > best_value:
                 best, best_value = action, value
         return best
 
-    def _rollout(self, game) -> list[float]:
+    def _rollout(self, game, me: int) -> list[float]:
         rnd = random.Random(self.rng.randrange(1 << 30))
+        greedy = self.params["playout"] == "greedy"
         for _ in range(int(self.params["depth"])):
             if game.over:
                 break
-            decision = game.pending()[0]
-            game.apply(decision.player, rnd.randrange(decision.count))
+            decision = _next(game, me)                # the bot's own follow-ups first
+            if greedy and decision.count > 1:
+                game.apply(decision.player, _greedy(game, decision, rnd))
+            else:
+                game.apply(decision.player, rnd.randrange(decision.count))
         return rewards(game)
+
+
+def _greedy(game, decision, rnd) -> int:
+    """What the greedy bot would take here (the best ``heuristic`` right after; ties at random),
+    played on this world: the playout policy ``playout=greedy``."""
+    seat, best, value = decision.player, [], -math.inf
+    for i in range(decision.count):
+        trial = _after(game, seat, i)
+        if trial is None:
+            continue
+        v = _worth(trial, seat)
+        if v > value:
+            best, value = [i], v
+        elif v == value:
+            best.append(i)
+    return rnd.choice(best) if best else rnd.randrange(decision.count)
+
+
+def _worth(game, seat: int) -> float:
+    """One seat's value on its own: its score once over, else the ``heuristic`` (or score)."""
+    rules = game.rules
+    if not game.over and "heuristic" in rules.functions:
+        value = game.evaluate(rules.functions["heuristic"][1], seat)
+    else:
+        value = game.score_of(seat)
+    return float(value[0] if isinstance(value, list) else value)
 
 
 def _next(game, me: int):
@@ -222,16 +294,7 @@ def _loses_at_once(game, me: int, index: int) -> bool:
 def rewards(game) -> list[float]:
     """Each seat's reward: its return once over (scaled up, a win outweighs any lead), else
     how far it leads the best other seat on the ruleset's ``heuristic`` (or its score)."""
-    rules = game.rules
-    values = []
-    for seat in range(len(game.state["players"])):
-        if game.over:
-            value = game.score_of(seat)
-        elif "heuristic" in rules.functions:
-            value = game.evaluate(rules.functions["heuristic"][1], seat)
-        else:
-            value = game.score_of(seat)
-        values.append(float(value[0] if isinstance(value, list) else value))
+    values = [_worth(game, seat) for seat in range(len(game.state["players"]))]
     out = []
     for i, v in enumerate(values):
         best_other = max((w for j, w in enumerate(values) if j != i), default=0.0)
