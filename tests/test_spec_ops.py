@@ -62,18 +62,6 @@ def test_info_says_what_spec_ops_adds():
         assert words in text, words
 
 
-def test_the_base_game_holds_no_spec_ops_content():
-    words = re.compile(r"spec.?ops|operation token|ops_", re.IGNORECASE)
-    for path in BASE.rglob("*.yaml"):
-        if "expansions" in path.relative_to(BASE).parts:
-            continue
-        lines = [line for line in path.read_text(encoding="utf-8").splitlines() if words.search(line)]
-        if path.name == "game.yaml":           # the manifest names its expansions, nothing more
-            assert [line for line in lines if not line.startswith("  spec_ops: expansions/spec-ops")] == []
-            continue
-        assert lines == [], path
-
-
 def test_the_screen_draws_an_operation_token_beside_its_bid_face_down_too():
     from rich.console import Console
 

@@ -72,18 +72,6 @@ def test_every_bankers_rule_is_marked_assumed_with_a_reason():
         assert isinstance(reason, str) and len(reason) > 5, rid
 
 
-def test_the_base_game_holds_no_bankers_content():
-    words = re.compile(r"banker|6-u|six_u|loan", re.IGNORECASE)
-    for path in BASE.rglob("*.yaml"):
-        if "expansions" in path.relative_to(BASE).parts:
-            continue
-        lines = [line for line in path.read_text(encoding="utf-8").splitlines() if words.search(line)]
-        if path.name == "game.yaml":           # the manifest names its expansions, nothing more
-            assert [line for line in lines if not line.startswith("  bankers: expansions/bankers")] == []
-            continue
-        assert lines == [], path
-
-
 def test_a_borrowers_loan_shows_on_their_sheet_and_rival_line():
     import io
     from rich.console import Console
