@@ -448,6 +448,7 @@ class _Generator:
         line(2, "value = game.memo.get(key, NK)")
         line(2, "if value is not NK:")
         line(3, "return value")
+        mark = len(self.lines)                     # the state's local after the memo (hot_locals)
         line(1, "depth = game.depth")
         line(1, "if depth:")
         line(2, "game.steps -= 1")
@@ -464,13 +465,28 @@ class _Generator:
         line(1, "if key is not None:")
         line(2, "game.memo[key] = value")
         line(1, "return value")
+        self.hot_locals(mark, "game")
+
+    def hot_locals(self, mark: int, game: str | None = None) -> None:
+        """Make ``ctx.game`` and its state locals of the function whose body starts at line
+        ``mark`` (``game``: already a local there), rather than two attribute reads per use:
+        neither changes while an expression is worked out (a game's state is set once)."""
+        body = self.lines[mark:]
+        if not any("ctx.game" in text for text in body):
+            return
+        head = [] if game else ["    game = ctx.game"]
+        if any("ctx.game.state" in text for text in body):
+            head.append("    state = game.state")
+        self.lines[mark:] = head + [_GAME.sub("game", _STATE.sub("state", text)) for text in body]
 
     def root(self, name: str, tree) -> None:
         """``def E(ctx)``: an expression reading the thread's locals from ``ctx.env``."""
         self.line(0, f"def {name}(ctx):")
+        mark = len(self.lines)
         self.line(1, "env = ctx.env")
         result = self.expr(tree, _Scope({}, dynamic=True), 1)
         self.line(1, f"return {result}")
+        self.hot_locals(mark)
 
     def options(self, name: str, node) -> None:
         """``def C(ctx, values)``: the values a ``choose x in xs if cond`` offers (those for which
@@ -479,6 +495,7 @@ class _Generator:
             raise Unsupported("self")
         var = self.fresh("v")
         self.line(0, f"def {name}(ctx, values):")
+        mark = len(self.lines)
         self.line(1, "env = ctx.env")
         self.line(1, "out = []")
         self.line(1, f"for {var} in values:")
@@ -486,6 +503,7 @@ class _Generator:
         self.line(2, f"if {cond} is True or ({cond} is not False and TRUTH({cond}, ctx.game.state)):")
         self.line(3, f"out.append({var})")
         self.line(1, "return out")
+        self.hot_locals(mark)
 
     # ------------------------------------------------------------ blocks of statements
     #
@@ -1104,6 +1122,8 @@ class _Generator:
 
 
 _QUOTED = re.compile(r"'([a-z_]+)'")
+_GAME = re.compile(r"\bctx\.game\b")
+_STATE = re.compile(r"\bctx\.game\.state\b")
 
 _LEAVES = (ast.Literal, ast.Name)
 
