@@ -338,6 +338,7 @@ class _Generator:
         self.pure: dict = {}               # table name -> the K name of its reference (pure kinds)
         self.inlinable: dict = {}          # ruleset function -> whether calls of it are written inline
         self.pure_functions: dict = {}     # ruleset function -> whether it reads and never rolls
+        self.self_readers: dict = {}       # ruleset function -> whether it may read self (``reads_self``)
         self.condition_fields: dict = {}   # attribute -> {record id: its condition's expression}
         self.hoisted: list = []            # per generator being written: {id(node): its cell}
 
@@ -429,12 +430,16 @@ class _Generator:
         fname = self.fnames[name]
         local = {p: self.fresh("v") for p in params}
         me = self.fresh("v")
-        scope = _Scope(dict(local, self=me), dynamic=False)
+        selfless = not self.reads_self(name)
+        scope = _Scope(local if selfless else dict(local, self=me), dynamic=False)
         args = ", ".join(local[p] for p in params)
         line = self.line
         line(0, f"def {fname}(ctx{', ' if args else ''}{args}):")
         line(1, "game = ctx.game")
-        line(1, f"{me} = ctx.env.get('self')")
+        if selfless:                               # one value whoever asks: self not in the key
+            line(1, f"{me} = None")
+        else:
+            line(1, f"{me} = ctx.env.get('self')")
         line(1, "key = None")
         # Plain arguments are their own key; a player is keyed by a tagged seat (a tuple is no
         # value of the language, so it is mistaken for no argument): rulesets ask a lot about players.
@@ -444,7 +449,8 @@ class _Generator:
         keys = "".join(f", ({local[p]} if type({local[p]}) is not Player else ({tag}, {local[p]}.seat))"
                        for p in params)
         line(1, f"if {plain}:")
-        line(2, f"key = ({self.const(name)}, None if {me} is None else {me}.seat{keys})")
+        seat = "None" if selfless else f"None if {me} is None else {me}.seat"
+        line(2, f"key = ({self.const(name)}, {seat}{keys})")
         line(2, "value = game.memo.get(key, NK)")
         line(2, "if value is not NK:")
         line(3, "return value")
@@ -923,6 +929,23 @@ class _Generator:
             return False
         return entry.fn is not core.get or self.plain_key(node)
 
+    def reads_self(self, name: str) -> bool:
+        """Whether ruleset function ``name`` (or one it calls) may read the acting player: names
+        ``self``, a player's own component or a built-in, reads a condition field, or calls a
+        function that is not pure (those may run programs); a cycle counts as reading it."""
+        known = self.self_readers.get(name)
+        if known is None:
+            self.self_readers[name] = True
+            names = self.rules.names
+            known = self.self_readers[name] = any(
+                (cls is ast.Name and (n.id == "self" or names.get(n.id, ("",))[0] in ("mine", "builtin")))
+                or (cls is ast.Function and (self.reads_self(n.name) if n.name in self.rules.functions
+                                             else n.name not in FUNCTIONS or not FUNCTIONS[n.name].pure))
+                or (cls is ast.Generator and (n.name not in FUNCTIONS or not FUNCTIONS[n.name].pure))
+                or (cls is ast.Attribute and bool(self.conditions(n.name)))
+                for n in _walk(self.rules.functions[name][1]) for cls in (n.__class__,))
+        return known
+
     def is_pure(self, name: str) -> bool:
         """Whether ruleset function ``name`` (and all it calls) is pure (``pure_call``); a cycle is not."""
         known = self.pure_functions.get(name)
@@ -975,6 +998,8 @@ class _Generator:
     def inline(self, name: str, args: list, scope, d: int) -> str:
         """The body of ruleset function ``name`` with its parameters bound to ``args``."""
         params, tree = self.rules.functions[name]
+        if not self.reads_self(name):
+            return self.expr(tree, _Scope(dict(zip(params, args)), dynamic=False), d)
         me = scope.names.get("self")
         if me is None or scope.dynamic:                # as the function sees it: the thread's self
             me = self.fresh("v")
