@@ -32,7 +32,7 @@ import importlib.util
 import marshal
 import sys
 
-from ..dsl import ast, lark_cache
+from ..dsl import ast, kinds, lark_cache
 from ..mechanics import ATTRIBUTES, FUNCTIONS, VERBS, core
 from ..mechanics import zones
 from ..mechanics.grids import ROOM_READERS, SIDE_READERS, _Geometry, edge_key
@@ -743,7 +743,8 @@ class _Generator:
         return "{" + ", ".join(f"{self.const(k)}: {v}" for (k, _), v in zip(node.pairs, values)) + "}"
 
     def attribute(self, node, scope, d):
-        """``obj.name``: the value kinds that have it are tried inline, the generic reader last."""
+        """``obj.name``: the value kinds that may have it are tried inline, the generic reader last
+        (which gives every error). Where the checker knows the object's one kind, only its branch."""
         obj = self.atom(node.obj, scope, d)
         name = node.name
         reader = self.readers.get(name)
@@ -751,6 +752,10 @@ class _Generator:
             reader = self.readers[name] = self.const(attribute_reader(name, self.rules))
         t = self.fresh()
         line = self.line
+        sorts = self.owner_sorts(node)
+
+        def may_be(sort) -> bool:
+            return sorts is None or sort in sorts
         fields = self.fields.get(name)
         if fields is None:
             fields = self.fields[name] = {rid: record[name] for rid, record in self.rules.entities.items()
@@ -759,12 +764,12 @@ class _Generator:
         conditions = self.conditions(name)
         word = "if"
         k = self.const(name)
-        kind = self.rules.player_components.get(name)
+        kind = self.rules.player_components.get(name) if may_be(Player) else None
         if kind is not None and node.obj.__class__ is ast.Name and node.obj.id == "self":
             line(d, f"if type({obj}) is Player:")          # self is a player: tried first
             line(d + 1, f"{t} = {self.component(kind, k, obj + '.seat')}")
             word, kind = "elif", None
-        if fields or conditions:                       # a content record's plain field
+        if (fields or conditions) and may_be(str):     # a content record's plain field
             line(d, f"{word} type({obj}) is str:")
             line(d + 1, f"{t} = {self.const(fields)}.get({obj}, NK)")
             line(d + 1, f"if {t} is NK:")
@@ -775,27 +780,49 @@ class _Generator:
             else:
                 line(d + 2, f"{t} = {reader}(ctx, {obj})")
             word = "elif"
-        if name in ROOM_READERS:
+        if name in ROOM_READERS and may_be(Room):
             line(d, f"{word} type({obj}) is Room:")
             line(d + 1, f"{t} = " + self.keys(_ROOM_INLINE.get(name, "{reader}(ctx, {v})").format(
                 v=obj, reader=self.const(ROOM_READERS[name]), tags=self.room_tags())))
             word = "elif"
-        if name in SIDE_READERS:
+        if name in SIDE_READERS and may_be(Side):
             line(d, f"{word} type({obj}) is Side:")
             line(d + 1, f"{t} = " + self.keys(_SIDE_INLINE.get(name, "{reader}(ctx, {v})").format(
                 v=obj, reader=self.const(SIDE_READERS[name]))))
             word = "elif"
-        line(d, f"{word} type({obj}) is dict and {k} in {obj}:")
-        line(d + 1, f"{t} = {obj}[{k}]")
+        if may_be(dict):
+            line(d, f"{word} type({obj}) is dict and {k} in {obj}:")
+            line(d + 1, f"{t} = {obj}[{k}]")
+            word = "elif"
         if kind is not None:
-            line(d, f"elif type({obj}) is Player:")
+            line(d, f"{word} type({obj}) is Player:")
             line(d + 1, f"{t} = {self.component(kind, k, obj + '.seat')}")
+            word = "elif"
         for value_type, read in self.value_readers(name):
-            line(d, f"elif type({obj}) is {self.const(value_type)}:")
-            line(d + 1, f"{t} = {self.const(read)}({obj}, {k}, ctx)")
+            if may_be(value_type):
+                line(d, f"{word} type({obj}) is {self.const(value_type)}:")
+                line(d + 1, f"{t} = {self.const(read)}({obj}, {k}, ctx)")
+                word = "elif"
+        if word == "if":                               # no branch for its kind: the reader alone
+            line(d, f"{t} = {reader}(ctx, {obj})")
+            return t
         line(d, "else:")
         line(d + 1, f"{t} = {reader}(ctx, {obj})")
         return t
+
+    def owner_sorts(self, node) -> set | None:
+        """The one Python type ``node.obj`` has by the checker (``dsl.check``'s owners: a text's
+        ``str``, a record's id ``str``, a built record ``dict``, a player, a room ...), as the
+        branches of ``attribute`` to write; None (all of them) when its kind is any or a union."""
+        kind = self.rules.__dict__.get("owner_kinds", {}).get(id(node))
+        if kind is None or kind == kinds.ANY or len(kinds.options_of(kind)) != 1:
+            return None
+        if kind == kinds.STRING or isinstance(kind, kinds.Record):
+            return {str}
+        if isinstance(kind, kinds.Plain):
+            return {dict}
+        value_type = _BASIC.get(kind)
+        return None if value_type is None else {value_type}
 
     def conditions(self, name: str) -> dict:
         """{record id: the expression of its condition field ``name``} (``evaluate._field``)."""
