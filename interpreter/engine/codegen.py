@@ -436,9 +436,7 @@ class _Generator:
         line = self.line
         line(0, f"def {fname}(ctx{', ' if args else ''}{args}):")
         line(1, "game = ctx.game")
-        if selfless:                               # one value whoever asks: self not in the key
-            line(1, f"{me} = None")
-        else:
+        if not selfless:                           # else one value whoever asks: no self in the key
             line(1, f"{me} = ctx.env.get('self')")
         line(1, "key = None")
         # Plain arguments are their own key; a player is keyed by a tagged seat (a tuple is no
@@ -471,19 +469,24 @@ class _Generator:
         line(1, "if key is not None:")
         line(2, "game.memo[key] = value")
         line(1, "return value")
-        self.hot_locals(mark, "game")
+        self.hot_locals(mark, has_game=True)
 
-    def hot_locals(self, mark: int, game: str | None = None) -> None:
+    def hot_locals(self, mark: int, has_game: bool = False) -> None:
         """Make ``ctx.game`` and its state locals of the function whose body starts at line
-        ``mark`` (``game``: already a local there), rather than two attribute reads per use:
+        ``mark`` (``has_game``: ``game`` is one there already) where the body reads them on its
+        common paths (the state's parts, the step budget), not only as a fallback's argument:
         neither changes while an expression is worked out (a game's state is set once)."""
         body = self.lines[mark:]
-        if not any("ctx.game" in text for text in body):
-            return
-        head = [] if game else ["    game = ctx.game"]
-        if any("ctx.game.state" in text for text in body):
-            head.append("    state = game.state")
-        self.lines[mark:] = head + [_GAME.sub("game", _STATE.sub("state", text)) for text in body]
+        state = any("ctx.game.state[" in text for text in body)
+        game = has_game or any("ctx.game.steps" in text for text in body)
+        head = [] if has_game or not game else ["    game = ctx.game"]
+        if state:
+            head.append(f"    state = {'game' if game else 'ctx.game'}.state")
+        if state:
+            body = [_STATE.sub("state", text) for text in body]
+        if game:
+            body = [_GAME.sub("game", text) for text in body]
+        self.lines[mark:] = head + body
 
     def root(self, name: str, tree) -> None:
         """``def E(ctx)``: an expression reading the thread's locals from ``ctx.env``."""
