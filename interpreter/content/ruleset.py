@@ -731,8 +731,9 @@ class _Compiler:
         vocab = self.rules.vocabulary()
         for tree, *_ in self.pending:              # record fields built in the texts
             vocab.attributes |= _dict_keys(tree)
+        owners = self.rules.__dict__.setdefault("owner_kinds", {})    # for codegen's direct reads
         for tree, source, path, params in self.pending:
-            for p in check(tree, vocab, params):
+            for p in check(tree, vocab, params, owners):
                 line, col, end = p.span()
                 self.report(source, path, line, col, p.code, p.message, p.hint, end)
             self._number(tree, source, path)

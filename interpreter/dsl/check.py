@@ -86,11 +86,14 @@ def bound_names(tree: ast.Node) -> set:
     return names
 
 
-def check(tree: ast.Node, vocab: Vocabulary, params=()) -> list[Problem]:
+def check(tree: ast.Node, vocab: Vocabulary, params=(), owners: dict | None = None) -> list[Problem]:
     """All problems in one text; ``params`` are names bound by the caller (a tuple of
-    names, of any kind, or a dict of name -> Kind)."""
+    names, of any kind, or a dict of name -> Kind). ``owners``, if given, gets
+    {id(attribute node): the kind of its object} (the code generator's direct reads)."""
     problems: list[Problem] = []
-    Checker(vocab, params, tree, problems).visit(tree)
+    checker = Checker(vocab, params, tree, problems)
+    checker.owners = owners
+    checker.visit(tree)
     return problems
 
 
@@ -137,6 +140,7 @@ class Checker:
         self.scope: Scope | None = Scope({}, frozenset())
         self.breaks: list = []          # per loop being visited: the scopes at its breaks
         self.muted = 0                  # >0: a first pass over a loop body, report nothing
+        self.owners: dict | None = None  # id(attribute) -> its object's kind, all visits joined
 
     def visit(self, node):
         return getattr(self, "visit_" + node.__class__.__name__)(node)
@@ -192,6 +196,9 @@ class Checker:
 
     def visit_Attribute(self, node):
         owner = self.visit(node.obj)
+        if self.owners is not None:
+            seen = self.owners.get(id(node))
+            self.owners[id(node)] = owner if seen is None else union(seen, owner)
         if node.name not in self.vocab.attributes:
             self.report(node, "dsl-unknown-attribute", f"unknown attribute '{node.name}'",
                         suggest(node.name, self.vocab.attributes), tail=node.name)

@@ -32,7 +32,7 @@ import importlib.util
 import marshal
 import sys
 
-from ..dsl import ast, lark_cache
+from ..dsl import ast, kinds, lark_cache
 from ..mechanics import ATTRIBUTES, FUNCTIONS, VERBS, core
 from ..mechanics import zones
 from ..mechanics.grids import ROOM_READERS, SIDE_READERS, _Geometry, edge_key
@@ -338,6 +338,7 @@ class _Generator:
         self.pure: dict = {}               # table name -> the K name of its reference (pure kinds)
         self.inlinable: dict = {}          # ruleset function -> whether calls of it are written inline
         self.pure_functions: dict = {}     # ruleset function -> whether it reads and never rolls
+        self.self_readers: dict = {}       # ruleset function -> whether it may read self (``reads_self``)
         self.condition_fields: dict = {}   # attribute -> {record id: its condition's expression}
         self.hoisted: list = []            # per generator being written: {id(node): its cell}
 
@@ -429,12 +430,14 @@ class _Generator:
         fname = self.fnames[name]
         local = {p: self.fresh("v") for p in params}
         me = self.fresh("v")
-        scope = _Scope(dict(local, self=me), dynamic=False)
+        selfless = not self.reads_self(name)
+        scope = _Scope(local if selfless else dict(local, self=me), dynamic=False)
         args = ", ".join(local[p] for p in params)
         line = self.line
         line(0, f"def {fname}(ctx{', ' if args else ''}{args}):")
         line(1, "game = ctx.game")
-        line(1, f"{me} = ctx.env.get('self')")
+        if not selfless:                           # else one value whoever asks: no self in the key
+            line(1, f"{me} = ctx.env.get('self')")
         line(1, "key = None")
         # Plain arguments are their own key; a player is keyed by a tagged seat (a tuple is no
         # value of the language, so it is mistaken for no argument): rulesets ask a lot about players.
@@ -444,10 +447,12 @@ class _Generator:
         keys = "".join(f", ({local[p]} if type({local[p]}) is not Player else ({tag}, {local[p]}.seat))"
                        for p in params)
         line(1, f"if {plain}:")
-        line(2, f"key = ({self.const(name)}, None if {me} is None else {me}.seat{keys})")
+        seat = "None" if selfless else f"None if {me} is None else {me}.seat"
+        line(2, f"key = ({self.const(name)}, {seat}{keys})")
         line(2, "value = game.memo.get(key, NK)")
         line(2, "if value is not NK:")
         line(3, "return value")
+        mark = len(self.lines)                     # the state's local after the memo (hot_locals)
         line(1, "depth = game.depth")
         line(1, "if depth:")
         line(2, "game.steps -= 1")
@@ -464,13 +469,33 @@ class _Generator:
         line(1, "if key is not None:")
         line(2, "game.memo[key] = value")
         line(1, "return value")
+        self.hot_locals(mark, has_game=True)
+
+    def hot_locals(self, mark: int, has_game: bool = False) -> None:
+        """Make ``ctx.game`` and its state locals of the function whose body starts at line
+        ``mark`` (``has_game``: ``game`` is one there already) where the body reads them on its
+        common paths (the state's parts, the step budget), not only as a fallback's argument:
+        neither changes while an expression is worked out (a game's state is set once)."""
+        body = self.lines[mark:]
+        state = any("ctx.game.state[" in text for text in body)
+        game = has_game or any("ctx.game.steps" in text for text in body)
+        head = [] if has_game or not game else ["    game = ctx.game"]
+        if state:
+            head.append(f"    state = {'game' if game else 'ctx.game'}.state")
+        if state:
+            body = [_STATE.sub("state", text) for text in body]
+        if game:
+            body = [_GAME.sub("game", text) for text in body]
+        self.lines[mark:] = head + body
 
     def root(self, name: str, tree) -> None:
         """``def E(ctx)``: an expression reading the thread's locals from ``ctx.env``."""
         self.line(0, f"def {name}(ctx):")
+        mark = len(self.lines)
         self.line(1, "env = ctx.env")
         result = self.expr(tree, _Scope({}, dynamic=True), 1)
         self.line(1, f"return {result}")
+        self.hot_locals(mark)
 
     def options(self, name: str, node) -> None:
         """``def C(ctx, values)``: the values a ``choose x in xs if cond`` offers (those for which
@@ -479,6 +504,7 @@ class _Generator:
             raise Unsupported("self")
         var = self.fresh("v")
         self.line(0, f"def {name}(ctx, values):")
+        mark = len(self.lines)
         self.line(1, "env = ctx.env")
         self.line(1, "out = []")
         self.line(1, f"for {var} in values:")
@@ -486,6 +512,7 @@ class _Generator:
         self.line(2, f"if {cond} is True or ({cond} is not False and TRUTH({cond}, ctx.game.state)):")
         self.line(3, f"out.append({var})")
         self.line(1, "return out")
+        self.hot_locals(mark)
 
     # ------------------------------------------------------------ blocks of statements
     #
@@ -719,7 +746,8 @@ class _Generator:
         return "{" + ", ".join(f"{self.const(k)}: {v}" for (k, _), v in zip(node.pairs, values)) + "}"
 
     def attribute(self, node, scope, d):
-        """``obj.name``: the value kinds that have it are tried inline, the generic reader last."""
+        """``obj.name``: the value kinds that may have it are tried inline, the generic reader last
+        (which gives every error). Where the checker knows the object's one kind, only its branch."""
         obj = self.atom(node.obj, scope, d)
         name = node.name
         reader = self.readers.get(name)
@@ -727,6 +755,10 @@ class _Generator:
             reader = self.readers[name] = self.const(attribute_reader(name, self.rules))
         t = self.fresh()
         line = self.line
+        sorts = self.owner_sorts(node)
+
+        def may_be(sort) -> bool:
+            return sorts is None or sort in sorts
         fields = self.fields.get(name)
         if fields is None:
             fields = self.fields[name] = {rid: record[name] for rid, record in self.rules.entities.items()
@@ -735,12 +767,12 @@ class _Generator:
         conditions = self.conditions(name)
         word = "if"
         k = self.const(name)
-        kind = self.rules.player_components.get(name)
+        kind = self.rules.player_components.get(name) if may_be(Player) else None
         if kind is not None and node.obj.__class__ is ast.Name and node.obj.id == "self":
             line(d, f"if type({obj}) is Player:")          # self is a player: tried first
             line(d + 1, f"{t} = {self.component(kind, k, obj + '.seat')}")
             word, kind = "elif", None
-        if fields or conditions:                       # a content record's plain field
+        if (fields or conditions) and may_be(str):     # a content record's plain field
             line(d, f"{word} type({obj}) is str:")
             line(d + 1, f"{t} = {self.const(fields)}.get({obj}, NK)")
             line(d + 1, f"if {t} is NK:")
@@ -751,27 +783,49 @@ class _Generator:
             else:
                 line(d + 2, f"{t} = {reader}(ctx, {obj})")
             word = "elif"
-        if name in ROOM_READERS:
+        if name in ROOM_READERS and may_be(Room):
             line(d, f"{word} type({obj}) is Room:")
             line(d + 1, f"{t} = " + self.keys(_ROOM_INLINE.get(name, "{reader}(ctx, {v})").format(
                 v=obj, reader=self.const(ROOM_READERS[name]), tags=self.room_tags())))
             word = "elif"
-        if name in SIDE_READERS:
+        if name in SIDE_READERS and may_be(Side):
             line(d, f"{word} type({obj}) is Side:")
             line(d + 1, f"{t} = " + self.keys(_SIDE_INLINE.get(name, "{reader}(ctx, {v})").format(
                 v=obj, reader=self.const(SIDE_READERS[name]))))
             word = "elif"
-        line(d, f"{word} type({obj}) is dict and {k} in {obj}:")
-        line(d + 1, f"{t} = {obj}[{k}]")
+        if may_be(dict):
+            line(d, f"{word} type({obj}) is dict and {k} in {obj}:")
+            line(d + 1, f"{t} = {obj}[{k}]")
+            word = "elif"
         if kind is not None:
-            line(d, f"elif type({obj}) is Player:")
+            line(d, f"{word} type({obj}) is Player:")
             line(d + 1, f"{t} = {self.component(kind, k, obj + '.seat')}")
+            word = "elif"
         for value_type, read in self.value_readers(name):
-            line(d, f"elif type({obj}) is {self.const(value_type)}:")
-            line(d + 1, f"{t} = {self.const(read)}({obj}, {k}, ctx)")
+            if may_be(value_type):
+                line(d, f"{word} type({obj}) is {self.const(value_type)}:")
+                line(d + 1, f"{t} = {self.const(read)}({obj}, {k}, ctx)")
+                word = "elif"
+        if word == "if":                               # no branch for its kind: the reader alone
+            line(d, f"{t} = {reader}(ctx, {obj})")
+            return t
         line(d, "else:")
         line(d + 1, f"{t} = {reader}(ctx, {obj})")
         return t
+
+    def owner_sorts(self, node) -> set | None:
+        """The one Python type ``node.obj`` has by the checker (``dsl.check``'s owners: a text's
+        ``str``, a record's id ``str``, a built record ``dict``, a player, a room ...), as the
+        branches of ``attribute`` to write; None (all of them) when its kind is any or a union."""
+        kind = self.rules.__dict__.get("owner_kinds", {}).get(id(node))
+        if kind is None or kind == kinds.ANY or len(kinds.options_of(kind)) != 1:
+            return None
+        if kind == kinds.STRING or isinstance(kind, kinds.Record):
+            return {str}
+        if isinstance(kind, kinds.Plain):
+            return {dict}
+        value_type = _BASIC.get(kind)
+        return None if value_type is None else {value_type}
 
     def conditions(self, name: str) -> dict:
         """{record id: the expression of its condition field ``name``} (``evaluate._field``)."""
@@ -905,6 +959,23 @@ class _Generator:
             return False
         return entry.fn is not core.get or self.plain_key(node)
 
+    def reads_self(self, name: str) -> bool:
+        """Whether ruleset function ``name`` (or one it calls) may read the acting player: names
+        ``self``, a player's own component or a built-in, reads a condition field, or calls a
+        function that is not pure (those may run programs); a cycle counts as reading it."""
+        known = self.self_readers.get(name)
+        if known is None:
+            self.self_readers[name] = True
+            names = self.rules.names
+            known = self.self_readers[name] = any(
+                (cls is ast.Name and (n.id == "self" or names.get(n.id, ("",))[0] in ("mine", "builtin")))
+                or (cls is ast.Function and (self.reads_self(n.name) if n.name in self.rules.functions
+                                             else n.name not in FUNCTIONS or not FUNCTIONS[n.name].pure))
+                or (cls is ast.Generator and (n.name not in FUNCTIONS or not FUNCTIONS[n.name].pure))
+                or (cls is ast.Attribute and bool(self.conditions(n.name)))
+                for n in _walk(self.rules.functions[name][1]) for cls in (n.__class__,))
+        return known
+
     def is_pure(self, name: str) -> bool:
         """Whether ruleset function ``name`` (and all it calls) is pure (``pure_call``); a cycle is not."""
         known = self.pure_functions.get(name)
@@ -957,6 +1028,8 @@ class _Generator:
     def inline(self, name: str, args: list, scope, d: int) -> str:
         """The body of ruleset function ``name`` with its parameters bound to ``args``."""
         params, tree = self.rules.functions[name]
+        if not self.reads_self(name):
+            return self.expr(tree, _Scope(dict(zip(params, args)), dynamic=False), d)
         me = scope.names.get("self")
         if me is None or scope.dynamic:                # as the function sees it: the thread's self
             me = self.fresh("v")
@@ -1104,6 +1177,8 @@ class _Generator:
 
 
 _QUOTED = re.compile(r"'([a-z_]+)'")
+_GAME = re.compile(r"\bctx\.game\b")
+_STATE = re.compile(r"\bctx\.game\.state\b")
 
 _LEAVES = (ast.Literal, ast.Name)
 
