@@ -222,14 +222,8 @@ def test_a_runaway_compiled_loop_still_hits_its_budget_at_its_place(text, place,
     folder = tmp_path / "toy"
     shutil.copytree(RULESETS / "toy", folder)
     edit(folder / "flow.yaml", "start: |\n", f"start: |\n  {text}")
-    messages = []
-    for enabled in (True, False):
-        monkeypatch.setattr(codegen, "ENABLED", enabled)
-        rules = load_ruleset(str(folder))
-        with pytest.raises(RuleError) as caught:
-            Game.new(rules)
-        messages.append(str(caught.value))
-    assert "LOOP_ITEMS(" in codegen.program_of(rules).source or "while True:" in codegen.program_of(rules).source
+    messages = _errors_both_ways(folder, monkeypatch)
+    assert "LOOP_ITEMS(" in codegen.program_of(load_ruleset(str(folder))).source
     assert messages[0] == messages[1]
     assert f"flow.yaml:{place}" in messages[0]
 
@@ -263,6 +257,19 @@ def test_a_compiled_loop_that_calls_a_decision_gives_the_rest_to_frames(tmp_path
 
 # ---------------------------------------------------------------- errors keep their place
 
+def _errors_both_ways(folder, monkeypatch) -> list:
+    """The error a new game of ``folder`` stops with: in generated code, then in the closures."""
+    messages = []
+    for enabled in (True, False):
+        monkeypatch.setattr(codegen, "ENABLED", enabled)
+        rules = load_ruleset(str(folder))
+        with pytest.raises(RuleError) as caught:
+            Game.new(rules)
+        messages.append(str(caught.value))
+        assert ("_program" in rules.__dict__) is enabled
+    return messages
+
+
 RUNTIME_ERRORS = ["10 / (double(1) - 2)", 'count(x for x in get({}, "k", 3))', "[1, 2][double(2)]",
                   'if double(1) < get({}, "k", "a") then 1 else 2', 'double("a")']
 
@@ -272,14 +279,7 @@ def test_a_rule_error_in_generated_code_is_placed_as_the_closures_place_it(text,
     folder = tmp_path / "toy"
     shutil.copytree(RULESETS / "toy", folder)
     edit(folder / "flow.yaml", "start: |\n", f"start: |\n  step = {text}\n")
-    messages = []
-    for enabled in (True, False):
-        monkeypatch.setattr(codegen, "ENABLED", enabled)
-        rules = load_ruleset(str(folder))
-        with pytest.raises(RuleError) as caught:
-            Game.new(rules)
-        messages.append(str(caught.value))
-        assert ("_program" in rules.__dict__) is enabled
+    messages = _errors_both_ways(folder, monkeypatch)
     assert messages[0] == messages[1]
     assert "flow.yaml:3:3: " in messages[0]
 

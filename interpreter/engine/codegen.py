@@ -539,25 +539,32 @@ class _Generator:
         name = self.root_names.get(id(tree))
         return f"{name}(ctx)" if name is not None else f"EVAL({self.const(tree)}, ctx)"
 
-    def simple_statement(self, stmt, simple, after: int) -> None:
+    def simple_statement(self, stmt, simple, after: int, d: int = 2, frames: list | None = None) -> None:
         """A simple statement, as ``machine._block`` runs it: memo cleared before and after,
-        errors placed at it, then a scenario's stop or the programs it asked to run."""
+        errors placed at it, then a scenario's stop or the programs it asked to run. Inside a
+        loop run through, ``frames`` are the frames that loop would have after it, given back
+        to the machine then."""
         line, k = self.line, self.const
         at = k(stmt)
-        line(2, "game.memo.clear()")
-        line(2, "try:")
-        self.statement_body(stmt, simple, 3)
-        line(2, "except RuleError as exc:")
-        line(3, "game.queued.clear()")
-        line(3, f"raise LOCATED(game, exc, {at}) from None")
-        line(2, "except ERROR as exc:")
-        line(3, "game.queued.clear()")
-        line(3, f"raise INTERNAL(game, exc, {at}) from exc")
-        line(2, "game.memo.clear()")
-        line(2, "if game.pause is not None or game.queued:")
-        line(3, f"went = AFTER(game, th, frame, {after}, {at})")
-        line(3, "if went is not GO_ON:")
-        line(4, "return went")
+        line(d, "game.memo.clear()")
+        line(d, "try:")
+        self.statement_body(stmt, simple, d + 1)
+        line(d, "except RuleError as exc:")
+        line(d + 1, "game.queued.clear()")
+        line(d + 1, f"raise LOCATED(game, exc, {at}) from None")
+        line(d, "except ERROR as exc:")
+        line(d + 1, "game.queued.clear()")
+        line(d + 1, f"raise INTERNAL(game, exc, {at}) from exc")
+        line(d, "game.memo.clear()")
+        line(d, "if game.pause is not None or game.queued:")
+        if frames is None:
+            line(d + 1, f"went = AFTER(game, th, frame, {after}, {at})")
+            line(d + 1, "if went is not GO_ON:")
+            line(d + 2, "return went")
+        else:
+            line(d + 1, f"th[{k('frames')}].extend([{', '.join(frames)}])")
+            line(d + 1, f"went = AFTER(game, th, th[{k('frames')}][-1], {after}, {at})")
+            line(d + 1, "return None if went is GO_ON else went")
 
     def statement_body(self, stmt, simple, d: int) -> None:
         line, k = self.line, self.const
@@ -727,7 +734,7 @@ class _Generator:
                 line(d, "break")
                 return                                   # what follows never runs
             if simple is not None:
-                self.plain_simple(stmt, simple, d, path + [here(n + 1)], n + 1)
+                self.simple_statement(stmt, simple, n + 1, d, path + [here(n + 1)])
             elif stmt.__class__ is ast.If:
                 self.step(d, off, stmt)
                 self.plain_if(stmt, block, d, off, path + [here(n + 1)])
@@ -752,25 +759,6 @@ class _Generator:
     def plain_arm(self, body, d: int, off: int, path: list) -> None:
         self.step(d, off, (body.body or [body])[0])     # as budget.exceeded places a block under a block
         self.plain_statements(body, d, off + 1, path)
-
-    def plain_simple(self, stmt, simple, d: int, frames: list, after: int) -> None:
-        """A simple statement in a loop run through; programs it asks to run, or a scenario's
-        stop, give the loop back to its frames (``frames``, as they would stand after it)."""
-        line, at = self.line, self.const(stmt)
-        line(d, "game.memo.clear()")
-        line(d, "try:")
-        self.statement_body(stmt, simple, d + 1)
-        line(d, "except RuleError as exc:")
-        line(d + 1, "game.queued.clear()")
-        line(d + 1, f"raise LOCATED(game, exc, {at}) from None")
-        line(d, "except ERROR as exc:")
-        line(d + 1, "game.queued.clear()")
-        line(d + 1, f"raise INTERNAL(game, exc, {at}) from exc")
-        line(d, "game.memo.clear()")
-        line(d, "if game.pause is not None or game.queued:")
-        line(d + 1, f"th[{self.const('frames')}].extend([{', '.join(frames)}])")
-        line(d + 1, f"went = AFTER(game, th, th[{self.const('frames')}][-1], {after}, {at})")
-        line(d + 1, "return None if went is GO_ON else went")
 
     # ------------------------------------------------------------ expressions
     #
