@@ -228,6 +228,22 @@ def test_a_runaway_compiled_loop_still_hits_its_budget_at_its_place(text, place,
     assert f"flow.yaml:{place}" in messages[0]
 
 
+def test_loops_nested_deeper_than_python_compiles_keep_their_frames(tmp_path, monkeypatch):
+    elifs = "".join(f"      elif x == {n}:\n        step += {n}\n" for n in range(2, 110))
+    loops = "".join("  " * n + f"for each y{n} in [1]:\n" for n in range(1, 11))
+    folder = tmp_path / "toy"
+    shutil.copytree(RULESETS / "toy", folder)
+    edit(folder / "flow.yaml", "start: |\n", "start: |\n"
+         "  for each x in range(1, 90):\n    if x > 0:\n      if x == 1:\n        step += 1\n" + elifs
+         + loops + "  " * 11 + "step += 1000\n")
+    values = []
+    for enabled in (True, False):
+        monkeypatch.setattr(codegen, "ENABLED", enabled)
+        game = Game.new(load_ruleset(str(folder)), seed=2)
+        values.append(game.evaluate("step"))
+    assert values[0] == values[1] and values[0] >= sum(range(1, 90)) + 1000
+
+
 def test_a_compiled_loop_that_calls_a_decision_gives_the_rest_to_frames(tmp_path, monkeypatch):
     """``do`` inside a loop run through may decide: the loop becomes its frames, and the state at
     every decision (saved, loaded, answered) is the interpreted loop's."""

@@ -686,7 +686,12 @@ class _Generator:
         return self.const(self.rules.node_id[id(node)])
 
     def step(self, d: int, off: int, node) -> None:
-        """A frame pushed at height ``base + off`` (as ``machine.push``), its budget error at ``node``."""
+        """A frame pushed at height ``base + off`` (as ``machine.push``), its budget error at ``node``.
+
+        Content nested deeper than Python compiles (20 nested loops, 100 indents) keeps its frames.
+        """
+        if off > _DEEPEST_FRAMES or d > _DEEPEST_INDENT:
+            raise Unsupported("nested too deep")
         self.line(d, "game.steps -= 1")
         self.line(d, f"if game.steps < 0 or base + {off} >= BUDGET.MAX_FRAMES:")
         self.line(d + 1, f"raise BUDGET.exceeded(game, th, {self.const(node)})")
@@ -1259,6 +1264,8 @@ def _walk(tree):
         stack.extend(node.children())
 
 
+_DEEPEST_FRAMES = 16       # a block's loops run through: at most 8 inside one another...
+_DEEPEST_INDENT = 48       # ...and their ifs and elifs this many indents deep (Python's limits: 20, 100)
 _INLINE_NODES = 60         # the largest function body (in syntax nodes) written at its call sites
 
 # Registered functions whose common case is written inline: fn -> (number of values, the case
