@@ -248,7 +248,91 @@ def test_a_generator_counts_against_the_step_budget(monkeypatch):
         game.evaluate("count(x for x in range(1, 100))")
 
 
+# A loop with nothing in it that stops for a decision runs as a Python loop (no frames): it still
+# spends the steps and stack its frames would, and places its errors where they would.
+LOOPS_RUN_THROUGH = [                  # the text, and where its error is placed (either way)
+    ("while true:\n    step += 1\n", "3:3: no decision after"),
+    ("for each x in range(1, 100000):\n    if x > 0:\n      step += 1\n", "4:5: no decision after"),
+    ("for each x in range(1, 100000):\n    while step < x:\n      if step > 5:\n        break\n"
+     "      step += 1\n", "3:3: no decision after"),
+    ("while true:\n    for each x in [1]:\n      step += x\n", "4:5: no decision after"),
+    ("for each x in [1, 2]:\n    if x / 0 > 1:\n      step += 1\n", "3:24: division by zero"),
+    ('for each x in get({}, "k", 3):\n    step += x\n', "3:3: 'for each' needs a list"),
+    ("for each x in [1, 2]:\n    step += x\n  step = step / 0\n", "5:3: division by zero"),
+    ("if step == 0:\n    while true:\n      step += 1\n", "4:5: no decision after"),
+    ("if step == 1:\n    pass\n  elif step / 0:\n    step += 1\n", "3:3: division by zero"),
+]
+
+
+@pytest.mark.parametrize("text, place", LOOPS_RUN_THROUGH)
+def test_a_runaway_compiled_loop_still_hits_its_budget_at_its_place(text, place, tmp_path, monkeypatch):
+    monkeypatch.setattr(budget, "MAX_STEPS", 500)
+    folder = tmp_path / "toy"
+    shutil.copytree(RULESETS / "toy", folder)
+    edit(folder / "flow.yaml", "start: |\n", f"start: |\n  {text}")
+    messages = _errors_both_ways(folder, monkeypatch)
+    assert "LOOP_ITEMS(" in codegen.program_of(load_ruleset(str(folder))).source
+    assert messages[0] == messages[1]
+    assert f"flow.yaml:{place}" in messages[0]
+
+
+def test_loops_nested_deeper_than_python_compiles_keep_their_frames(tmp_path, monkeypatch):
+    elifs = "".join(f"      elif x == {n}:\n        step += {n}\n" for n in range(2, 110))
+    loops = "".join("  " * n + f"for each y{n} in [1]:\n" for n in range(1, 11))
+    folder = tmp_path / "toy"
+    shutil.copytree(RULESETS / "toy", folder)
+    edit(folder / "flow.yaml", "start: |\n", "start: |\n"
+         "  for each x in range(1, 90):\n    if x > 0:\n      if x == 1:\n        step += 1\n" + elifs
+         + loops + "  " * 11 + "step += 1000\n")
+    values = []
+    for enabled in (True, False):
+        monkeypatch.setattr(codegen, "ENABLED", enabled)
+        game = Game.new(load_ruleset(str(folder)), seed=2)
+        values.append(game.evaluate("step"))
+    assert values[0] == values[1] and values[0] >= sum(range(1, 90)) + 1000
+
+
+def test_a_compiled_loop_that_calls_a_decision_gives_the_rest_to_frames(tmp_path, monkeypatch):
+    """``do`` inside a loop run through may decide: the loop becomes its frames, and the state at
+    every decision (saved, loaded, answered) is the interpreted loop's."""
+    folder = tmp_path / "toy"
+    shutil.copytree(RULESETS / "toy", folder)
+    edit(folder / "flow.yaml", "start: |\n", "start: |\n"
+         "  for each p in players:\n"
+         "    step += 1\n"
+         "    if step > 0:\n"
+         "      do keep_one(p.hand)\n"
+         "      step += 10\n")
+    states = []
+    for enabled in (True, False):
+        monkeypatch.setattr(codegen, "ENABLED", enabled)
+        rules = load_ruleset(str(folder))
+        assert "LOOP_ITEMS(" in codegen.program_of(rules).source
+        game = Game.new(rules, players=3, seed=5)
+        seen = []
+        while not game.over and len(seen) < 50:
+            seen.append(game.to_json())
+            game = Game.from_json(rules, game.to_json()) if len(seen) % 2 else game
+            d = game.pending()[0]
+            game.apply(d.player, len(seen) % len(d.options))
+        states.append(seen + [game.to_json()])
+    assert states[0] == states[1]
+
+
 # ---------------------------------------------------------------- errors keep their place
+
+def _errors_both_ways(folder, monkeypatch) -> list:
+    """The error a new game of ``folder`` stops with: in generated code, then in the closures."""
+    messages = []
+    for enabled in (True, False):
+        monkeypatch.setattr(codegen, "ENABLED", enabled)
+        rules = load_ruleset(str(folder))
+        with pytest.raises(RuleError) as caught:
+            Game.new(rules)
+        messages.append(str(caught.value))
+        assert ("_program" in rules.__dict__) is enabled
+    return messages
+
 
 RUNTIME_ERRORS = ["10 / (double(1) - 2)", 'count(x for x in get({}, "k", 3))', "[1, 2][double(2)]",
                   'if double(1) < get({}, "k", "a") then 1 else 2', 'double("a")',
@@ -263,14 +347,7 @@ def test_a_rule_error_in_generated_code_is_placed_as_the_closures_place_it(text,
     folder = tmp_path / "toy"
     shutil.copytree(RULESETS / "toy", folder)
     edit(folder / "flow.yaml", "start: |\n", f"start: |\n  step = {text}\n")
-    messages = []
-    for enabled in (True, False):
-        monkeypatch.setattr(codegen, "ENABLED", enabled)
-        rules = load_ruleset(str(folder))
-        with pytest.raises(RuleError) as caught:
-            Game.new(rules)
-        messages.append(str(caught.value))
-        assert ("_program" in rules.__dict__) is enabled
+    messages = _errors_both_ways(folder, monkeypatch)
     assert messages[0] == messages[1]
     assert "flow.yaml:3:3: " in messages[0]
 

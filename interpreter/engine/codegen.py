@@ -171,6 +171,14 @@ def _after(game, th, frame, i, stmt):
 _GO_ON = object()
 
 
+def _loop_items(value, state) -> list:
+    """The items a ``for each`` runs over (as ``machine._for_each`` takes them)."""
+    value = items_of(value, state)
+    if type(value) is not list:
+        raise RuleError(f"'for each' needs a list, got {describe(value)}")
+    return list(value)
+
+
 def _end(th, frame) -> None:
     """A block has run its last statement: its frame goes (and a call's locals with it)."""
     th["frames"].pop()
@@ -323,7 +331,7 @@ class _Generator:
             "NUMBER": number, "SIZED": sized, "INT": _int, "DIVIDE": _divide, "PLUS": _plus,
             "MISUSE": misuse, "PYERR": _PYTHON_ERRORS, "BUDGET": budget, "NK": _MISSING,
             "PLAIN": (int, str, type(None)), "TRACE": _trace, "SMALL": SMALL,
-            "ERROR": Exception, "AFTER": _after, "GO_ON": _GO_ON, "END": _end, "OWN": _own,
+            "ERROR": Exception, "AFTER": _after, "GO_ON": _GO_ON, "END": _end, "OWN": _own, "LOOP_ITEMS": _loop_items, "RANGE": range,
             "CTX": Ctx, "EVAL": evaluate, "PUSH": machine.push, "BREAK": machine._break,
             "LOCATED": machine.located, "INTERNAL": machine.internal, "WAIT": machine.WAIT,
         }
@@ -530,6 +538,7 @@ class _Generator:
         line(1, f"i = frame.get({k('i')}, 0)")
         line(1, f"ctx = CTX(game, th[{k('envs')}][-1])")
         line(1, "env = ctx.env")
+        self.block_node = node
         for n, stmt in enumerate(node.body):
             line(1, f"if i < {n + 1}:")
             simple = self.machine.SIMPLE.get(stmt.__class__)
@@ -540,6 +549,10 @@ class _Generator:
                 line(2, "return BREAK(game, th)")
             elif stmt.__class__ is ast.If:
                 self.if_statement(stmt, n + 1)
+            elif self.runs_through(stmt):
+                line(2, f"frame[{k('i')}] = {n + 1}")
+                line(2, f"base = len(th[{k('frames')}])")
+                self.loop(stmt, 2, 0, [])
             else:
                 line(2, f"frame[{k('i')}] = {n + 1}")
                 line(2, f"PUSH(game, th, {k(stmt)})")
@@ -553,25 +566,32 @@ class _Generator:
         name = self.root_names.get(id(tree))
         return f"{name}(ctx)" if name is not None else f"EVAL({self.const(tree)}, ctx)"
 
-    def simple_statement(self, stmt, simple, after: int) -> None:
+    def simple_statement(self, stmt, simple, after: int, d: int = 2, frames: list | None = None) -> None:
         """A simple statement, as ``machine._block`` runs it: memo cleared before and after,
-        errors placed at it, then a scenario's stop or the programs it asked to run."""
+        errors placed at it, then a scenario's stop or the programs it asked to run. Inside a
+        loop run through, ``frames`` are the frames that loop would have after it, given back
+        to the machine then."""
         line, k = self.line, self.const
         at = k(stmt)
-        line(2, "game.memo.clear()")
-        line(2, "try:")
-        self.statement_body(stmt, simple, 3)
-        line(2, "except RuleError as exc:")
-        line(3, "game.queued.clear()")
-        line(3, f"raise LOCATED(game, exc, {at}) from None")
-        line(2, "except ERROR as exc:")
-        line(3, "game.queued.clear()")
-        line(3, f"raise INTERNAL(game, exc, {at}) from exc")
-        line(2, "game.memo.clear()")
-        line(2, "if game.pause is not None or game.queued:")
-        line(3, f"went = AFTER(game, th, frame, {after}, {at})")
-        line(3, "if went is not GO_ON:")
-        line(4, "return went")
+        line(d, "game.memo.clear()")
+        line(d, "try:")
+        self.statement_body(stmt, simple, d + 1)
+        line(d, "except RuleError as exc:")
+        line(d + 1, "game.queued.clear()")
+        line(d + 1, f"raise LOCATED(game, exc, {at}) from None")
+        line(d, "except ERROR as exc:")
+        line(d + 1, "game.queued.clear()")
+        line(d + 1, f"raise INTERNAL(game, exc, {at}) from exc")
+        line(d, "game.memo.clear()")
+        line(d, "if game.pause is not None or game.queued:")
+        if frames is None:
+            line(d + 1, f"went = AFTER(game, th, frame, {after}, {at})")
+            line(d + 1, "if went is not GO_ON:")
+            line(d + 2, "return went")
+        else:
+            line(d + 1, f"th[{k('frames')}].extend([{', '.join(frames)}])")
+            line(d + 1, f"went = AFTER(game, th, th[{k('frames')}][-1], {after}, {at})")
+            line(d + 1, "return None if went is GO_ON else went")
 
     def statement_body(self, stmt, simple, d: int) -> None:
         line, k = self.line, self.const
@@ -634,6 +654,10 @@ class _Generator:
         line(2, "game.steps -= 1")
         line(2, f"if game.steps < 0 or len(th[{k('frames')}]) >= BUDGET.MAX_FRAMES:")
         line(3, f"raise BUDGET.exceeded(game, th, {k(stmt)})")
+        if self.plain_if_statement(stmt):               # its branches run here, with no frames
+            line(2, f"base = len(th[{k('frames')}])")
+            self.plain_if(stmt, self.block_node, 2, 0, [])
+            return
         for cond, body in stmt.branches:
             c = self.fresh()
             line(2, f"{c} = {self.value_of(cond)}")
@@ -643,6 +667,130 @@ class _Generator:
         if stmt.orelse is not None:
             line(2, f"PUSH(game, th, {k(stmt.orelse)})")
             line(2, "return None")
+
+    # ------------------------------------------------------------ loops run through
+    #
+    # A ``for each`` or ``while`` whose body holds only simple statements,
+    # ``if``s, ``break`` and such loops (no ``choose``, ``as``,
+    # ``simultaneously``: nothing that stops for a decision by itself) runs
+    # as a Python loop inside its block, with no frames. It spends the steps
+    # and checks the stack depth its frames would have (``base`` is the
+    # stack's height under it, ``off`` how many frames the interpreted
+    # loop would have above that), and its errors are placed where the
+    # frames would place them. A simple statement inside that asks to run
+    # programs (``do``, a hook, a signal: they may decide) or meets a
+    # scenario's stop turns the loop back into the frames it would have by
+    # then (``path``: Python expressions of those frames, outermost first)
+    # and leaves the rest to them, so what is saved at a decision is what
+    # the interpreted loop saves.
+
+    def runs_through(self, stmt) -> bool:
+        """Whether a loop can run as a Python loop: nothing in its body stops by itself."""
+        if stmt.__class__ not in (ast.ForEach, ast.While):
+            return False
+        return self.plain_block(stmt.body)
+
+    def plain_block(self, block, loop: bool = True) -> bool:
+        """Whether a block holds only what runs through (a ``break`` only inside a loop run here)."""
+        for stmt in block.body:
+            cls = stmt.__class__
+            if cls in self.machine.SIMPLE or (cls is ast.Break and loop):
+                continue
+            if cls is ast.If and self.plain_if_statement(stmt, loop):
+                continue
+            if not self.runs_through(stmt):
+                return False
+        return True
+
+    def plain_if_statement(self, stmt, loop: bool = False) -> bool:
+        """Whether every branch of an ``if`` runs through (outside a loop run here: no ``break``)."""
+        bodies = [body for _, body in stmt.branches]
+        if stmt.orelse is not None:
+            bodies.append(stmt.orelse)
+        return all(self.plain_block(body, loop) for body in bodies)
+
+    def node_id(self, node) -> str:
+        return self.const(self.rules.node_id[id(node)])
+
+    def step(self, d: int, off: int, node) -> None:
+        """A frame pushed at height ``base + off`` (as ``machine.push``), its budget error at ``node``.
+
+        Content nested deeper than Python compiles (20 nested loops, 100 indents) keeps its frames.
+        """
+        if off > _DEEPEST_FRAMES or d > _DEEPEST_INDENT:
+            raise Unsupported("nested too deep")
+        self.line(d, "game.steps -= 1")
+        self.line(d, f"if game.steps < 0 or base + {off} >= BUDGET.MAX_FRAMES:")
+        self.line(d + 1, f"raise BUDGET.exceeded(game, th, {self.const(node)})")
+
+    def placed(self, d: int, target: str, value: str, node) -> None:
+        """``target = value``, an error placed at ``node`` (the frame the machine would blame)."""
+        at = self.const(node)
+        self.line(d, "try:")
+        self.line(d + 1, f"{target} = {value}")
+        self.line(d, "except RuleError as exc:")
+        self.line(d + 1, f"raise LOCATED(game, exc, {at}) from None")
+        self.line(d, "except ERROR as exc:")
+        self.line(d + 1, f"raise INTERNAL(game, exc, {at}) from exc")
+
+    def loop(self, stmt, d: int, off: int, path: list) -> None:
+        """A loop pushed at height ``base + off`` with ``path`` under it, run here."""
+        line, k = self.line, self.const
+        self.step(d, off, stmt)
+        if stmt.__class__ is ast.ForEach:
+            items, j = self.fresh(), self.fresh("j")
+            self.placed(d, items, f"LOOP_ITEMS({self.value_of(stmt.iterable)}, game.state)", stmt)
+            line(d, f"for {j} in RANGE(len({items})):")
+            me = f"{{{k('n')}: {self.node_id(stmt)}, {k('items')}: {items}, {k('i')}: {j} + 1}}"
+            self.step(d + 1, off + 1, stmt)
+            line(d + 1, f"env[{k(stmt.var)}] = {items}[{j}]")
+        else:
+            c = self.fresh()
+            line(d, "while True:")
+            self.placed(d + 1, c, self.value_of(stmt.cond), stmt)
+            line(d + 1, f"if not ({c} is True or ({c} is not False and TRUTH({c}, game.state))):")
+            line(d + 2, "break")
+            me = f"{{{k('n')}: {self.node_id(stmt)}}}"
+            self.step(d + 1, off + 1, stmt)
+        self.plain_statements(stmt.body, d + 1, off + 2, path + [me])
+
+    def plain_statements(self, block, d: int, off: int, path: list) -> None:
+        """The statements of a block inside a loop run through (its own frame the last of ``path``'s)."""
+        line = self.line
+        k = self.const
+        here = lambda n: f"{{{k('n')}: {self.node_id(block)}, {k('i')}: {n}}}"     # noqa: E731
+        line(d, "pass")
+        for n, stmt in enumerate(block.body):
+            simple = self.machine.SIMPLE.get(stmt.__class__)
+            if stmt.__class__ is ast.Break:
+                line(d, "break")
+                return                                   # what follows never runs
+            if simple is not None:
+                self.simple_statement(stmt, simple, n + 1, d, path + [here(n + 1)])
+            elif stmt.__class__ is ast.If:
+                self.step(d, off, stmt)
+                self.plain_if(stmt, block, d, off, path + [here(n + 1)])
+            else:
+                self.loop(stmt, d, off, path + [here(n + 1)])
+
+    def plain_if(self, stmt, block, d: int, off: int, path: list) -> None:
+        """``if`` (its frame gone before its branch is pushed: conditions blamed on ``block``)."""
+        arms = list(stmt.branches) + ([(None, stmt.orelse)] if stmt.orelse is not None else [])
+        for cond, body in arms:
+            if cond is None:
+                self.plain_arm(body, d, off, path)
+                return
+            c = self.fresh()
+            self.placed(d, c, self.value_of(cond), block)
+            self.line(d, f"if {c} is True or ({c} is not False and TRUTH({c}, game.state)):")
+            self.plain_arm(body, d + 1, off, path)
+            self.line(d, "else:")
+            d += 1
+        self.line(d, "pass")
+
+    def plain_arm(self, body, d: int, off: int, path: list) -> None:
+        self.step(d, off, (body.body or [body])[0])     # as budget.exceeded places a block under a block
+        self.plain_statements(body, d, off + 1, path)
 
     # ------------------------------------------------------------ expressions
     #
@@ -1191,6 +1339,8 @@ def _walk(tree):
         stack.extend(node.children())
 
 
+_DEEPEST_FRAMES = 16       # a block's loops run through: at most 8 inside one another...
+_DEEPEST_INDENT = 48       # ...and their ifs and elifs this many indents deep (Python's limits: 20, 100)
 _INLINE_NODES = 60         # the largest function body (in syntax nodes) written at its call sites
 
 # Registered functions whose common case is written inline: fn -> (number of values, the case
