@@ -361,6 +361,21 @@ class _Generator:
             self.namespace[name] = value
         return name
 
+    def each(self, nodes, prefix: str, write, wanted) -> list:
+        """``write(name, node)`` for each wanted node, as ``[(name, node)]``; a node the
+        generator does not support leaves no lines and stays with the interpreter."""
+        written = []
+        for node in nodes:
+            if wanted(node):
+                mark = len(self.lines)
+                name = self.fresh(prefix)
+                try:
+                    write(name, node)
+                    written.append((name, node))
+                except Unsupported:
+                    del self.lines[mark:]
+        return written
+
     def fresh(self, prefix="t") -> str:
         self.temp += 1
         return f"{prefix}{self.temp}"
@@ -400,26 +415,9 @@ class _Generator:
             except Unsupported:
                 del self.lines[mark:]
                 program.left_out.append(tree)
-        filters = []
-        for node in rules.nodes:
-            if node.__class__ is ast.ChooseIn and node.cond is not None:
-                mark = len(self.lines)
-                name = self.fresh("C")
-                try:
-                    self.options(name, node)
-                    filters.append((name, node))
-                except Unsupported:
-                    del self.lines[mark:]
-        blocks = []
-        for node in rules.nodes:
-            if node.__class__ is ast.Block:
-                mark = len(self.lines)
-                name = self.fresh("B")
-                try:
-                    self.block(name, node)
-                    blocks.append((name, node))
-                except Unsupported:
-                    del self.lines[mark:]
+        filters = self.each(rules.nodes, "C", self.options,
+                            lambda n: n.__class__ is ast.ChooseIn and n.cond is not None)
+        blocks = self.each(rules.nodes, "B", self.block, lambda n: n.__class__ is ast.Block)
         program.source = "\n".join(self.lines) + "\n"
         code = compiled_code(program.source, f"<rulebook {rules.folder}>")
         exec(code, self.namespace)                  # our source only; content is in the constants
