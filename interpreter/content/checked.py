@@ -151,14 +151,7 @@ def store(kind: str, key: str, value) -> None:
     path = _result_path(kind, key)
     if path is None:
         return
-    data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
-    if lark_cache.save_private(path, lambda stream: stream.write(data)):
-        try:
-            kept = sorted(path.parent.glob(f"{kind}-*.pickle"), key=lambda p: p.stat().st_mtime)
-            for old in kept[:-KEEP_RESULTS]:
-                old.unlink()
-        except OSError:
-            pass
+    lark_cache.save_newest(path, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL), KEEP_RESULTS)
 
 
 def _result_path(kind: str, key: str) -> Path | None:

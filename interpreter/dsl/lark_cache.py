@@ -80,6 +80,19 @@ def _save(parser, path: Path) -> None:
     save_private(path, parser.save)
 
 
+def save_newest(path: Path, data: bytes, keep: int) -> None:
+    """Save ``data`` as ``path`` (``save_private``), then keep only the newest ``keep`` files of
+    its kind (its name's prefix up to the first ``-``, same suffix), so caches do not pile up."""
+    if save_private(path, lambda stream: stream.write(data)):
+        kind = path.name.split("-", 1)[0]
+        try:
+            kept = sorted(path.parent.glob(f"{kind}-*{path.suffix}"), key=lambda p: p.stat().st_mtime)
+            for old in kept[:-keep]:
+                old.unlink()
+        except OSError:
+            pass
+
+
 def save_private(path: Path, write) -> bool:
     """``write(stream)`` into ``path`` in a private folder, atomically; False if it could not."""
     import tempfile                 # here: only writing needs it

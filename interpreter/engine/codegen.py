@@ -86,13 +86,7 @@ def _code_path(source: str, filename: str):
 
 
 def _save_code(code, path) -> None:
-    if lark_cache.save_private(path, lambda stream: stream.write(marshal.dumps(code))):
-        try:
-            kept = sorted(path.parent.glob("code-*.marshal"), key=lambda p: p.stat().st_mtime)
-            for old in kept[:-_KEEP]:        # rulesets in passing (a copy in a test) do not pile up
-                old.unlink()
-        except OSError:
-            pass
+    lark_cache.save_newest(path, marshal.dumps(code), _KEEP)    # rulesets in passing do not pile up
 
 
 # ---------------------------------------------------------------- helpers the generated code calls
