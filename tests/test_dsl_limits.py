@@ -76,6 +76,44 @@ def _vocabulary():
     return Vocabulary()
 
 
+
+def _nested_loops(depth: int, loop: str) -> str:
+    lines = ["".join(["  " * i, loop % i, "\n"]) for i in range(depth)]
+    return "".join(lines) + "  " * depth + "y = y + 1\n"
+
+
+def _checker_visits(text: str) -> int:
+    """How many nodes the kind checker visits for ``text`` (its work, without a clock)."""
+    from interpreter.dsl import check as checking
+    visits, original = [0], checking.Checker.visit
+
+    def counting(self, node):
+        visits[0] += 1
+        return original(self, node)
+    checking.Checker.visit = counting
+    try:
+        check(parse_program("y = 0\n" + text), _vocabulary())
+    finally:
+        checking.Checker.visit = original
+    return visits[0]
+
+
+@pytest.mark.parametrize("loop", ["for each x%d in [1, 2]:", "while y < %d:"])
+def test_nested_loops_cost_the_checker_no_more_than_the_square_of_their_depth(loop):
+    # Each loop visits its body twice to see what one pass leaves for the next; done at
+    # every level, that was 2**depth visits (16 nested loops: half a million).
+    deepest = 1
+    while True:
+        try:
+            parse_program(_nested_loops(deepest + 1, loop))
+        except DslError:
+            break
+        deepest += 1
+    assert deepest >= 20
+    for depth in (14, deepest):            # 14 first: the old way took a second there, years here
+        visits = _checker_visits(_nested_loops(depth, loop))
+        assert visits <= 8 * depth * depth, (depth, visits)
+
 # ---------------------------------------------------------------- indentation
 
 @pytest.mark.parametrize("text,where", [

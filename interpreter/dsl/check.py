@@ -597,9 +597,19 @@ class Checker:
 
     def loop(self, body, enter) -> None:
         """A loop body runs zero or more times: visit it twice (the second time with
-        what the first left behind), reporting only the second time."""
+        what the first left behind), reporting only the second time.
+
+        A loop met during an outer loop's first pass is visited once: two passes
+        at every level would make the visits grow as 2**depth (twenty nested loops
+        took minutes), and that first pass only gathers kinds for the second.
+        """
         start = self.scope
         self.breaks.append([])
+        if self.muted:
+            self.scope = enter(start)
+            self.visit(body)
+            self.scope = join([start, self.scope] + self.breaks.pop())
+            return
         self.muted += 1
         self.scope = enter(start)
         self.visit(body)
