@@ -173,11 +173,26 @@ def _loop_items(value, state) -> list:
     return list(value)
 
 
-def _end(th, frame) -> None:
-    """A block has run its last statement: its frame goes (and a call's locals with it)."""
-    th["frames"].pop()
-    if frame.get("call"):
-        th["envs"].pop()
+def _ender(rules):
+    """``END(th, frame)`` for this ruleset's generated blocks: a block has run its last statement,
+    so its frame goes (and a call's locals with it), and so do the blocks under it that were
+    waiting only for it to end (their last statement ran): the machine would resume each now
+    just to end it, and nothing happens in between (no statement, no stop, no step)."""
+    ends = {k: len(node.body) for k, node in enumerate(rules.nodes) if node.__class__ is ast.Block}
+
+    def end(th, frame) -> None:
+        frames = th["frames"]
+        frames.pop()
+        if frame.get("call"):
+            th["envs"].pop()
+        while frames:
+            below = frames[-1]
+            if below.get("i", -1) != ends.get(below["n"]):
+                return
+            frames.pop()
+            if below.get("call"):
+                th["envs"].pop()
+    return end
 
 
 def _own(value):
@@ -325,7 +340,7 @@ class _Generator:
             "NUMBER": number, "SIZED": sized, "INT": _int, "DIVIDE": _divide, "PLUS": _plus,
             "MISUSE": misuse, "PYERR": _PYTHON_ERRORS, "BUDGET": budget, "NK": _MISSING,
             "PLAIN": (int, str, type(None)), "TRACE": _trace, "SMALL": SMALL,
-            "ERROR": Exception, "AFTER": _after, "GO_ON": _GO_ON, "END": _end, "OWN": _own, "LOOP_ITEMS": _loop_items, "RANGE": range,
+            "ERROR": Exception, "AFTER": _after, "GO_ON": _GO_ON, "END": _ender(rules), "OWN": _own, "LOOP_ITEMS": _loop_items, "RANGE": range,
             "CTX": Ctx, "EVAL": evaluate, "PUSH": machine.push, "BREAK": machine._break,
             "LOCATED": machine.located, "INTERNAL": machine.internal, "WAIT": machine.WAIT,
         }
