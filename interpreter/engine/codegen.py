@@ -34,7 +34,7 @@ import sys
 
 from ..dsl import ast, kinds, lark_cache
 from ..mechanics import ATTRIBUTES, FUNCTIONS, VERBS, core
-from ..mechanics import zones
+from ..mechanics import programs, zones
 from ..mechanics.grids import ROOM_READERS, SIDE_READERS, _Geometry, edge_key
 from ..model.limits import _SMALL as SMALL, number, sized
 from ..model.values import Condition, Player, Room, RuleError, Side, Zone, describe, items_of, truth
@@ -163,6 +163,11 @@ def _after(game, th, frame, i, stmt):
 
 
 _GO_ON = object()
+
+
+def _machine_runs(game, th, frame):
+    """A block the generator left out, pushed by one it wrote: the machine runs it (``run_block``)."""
+    return None
 
 
 def _loop_items(value, state) -> list:
@@ -342,7 +347,7 @@ class _Generator:
             "PLAIN": (int, str, type(None)), "TRACE": _trace, "SMALL": SMALL,
             "ERROR": Exception, "AFTER": _after, "GO_ON": _GO_ON, "END": _ender(rules), "OWN": _own, "LOOP_ITEMS": _loop_items, "RANGE": range,
             "CTX": Ctx, "EVAL": evaluate, "PUSH": machine.push, "BREAK": machine._break,
-            "LOCATED": machine.located, "INTERNAL": machine.internal, "WAIT": machine.WAIT,
+            "LOCATED": machine.located, "INTERNAL": machine.internal, "WAIT": machine.WAIT, "NESTED": _NESTED,
         }
         self.tracing = TRACING
         self.consts: dict = {}             # (type, value) or id -> its K name
@@ -358,6 +363,7 @@ class _Generator:
         self.self_readers: dict = {}       # ruleset function -> whether it may read self (``reads_self``)
         self.condition_fields: dict = {}   # attribute -> {record id: its condition's expression}
         self.hoisted: list = []            # per generator being written: {id(node): its cell}
+        self.runners: set = set()          # node ids of blocks that blocks run directly (``run_block``)
 
     # ------------------------------------------------------------ names in the source
     def const(self, value) -> str:
@@ -438,6 +444,9 @@ class _Generator:
             program.filters[id(node)] = (node, self.namespace[name])
         for name, node in blocks:
             program.blocks[id(node)] = (node, self.namespace[name])
+        generated = {id(node): self.namespace[name] for name, node in blocks}
+        for nid in self.runners:                    # a block left to the machine: it runs the frame
+            self.namespace[f"R{nid}"] = generated.get(id(rules.nodes[nid]), _machine_runs)
         return program
 
     def function(self, name: str, params, tree) -> None:
@@ -545,11 +554,14 @@ class _Generator:
         line(1, f"i = frame.get({k('i')}, 0)")
         line(1, f"ctx = CTX(game, th[{k('envs')}][-1])")
         line(1, "env = ctx.env")
+        line(1, f"frames = th[{k('frames')}]")
         self.block_node = node
         for n, stmt in enumerate(node.body):
             line(1, f"if i < {n + 1}:")
             simple = self.machine.SIMPLE.get(stmt.__class__)
-            if simple is not None:
+            if simple is not None and self.direct_do(stmt):
+                self.do_directly(stmt, n + 1)
+            elif simple is not None:
                 self.simple_statement(stmt, simple, n + 1)
             elif stmt.__class__ is ast.Break:
                 line(2, f"frame[{k('i')}] = {n + 1}")
@@ -665,15 +677,78 @@ class _Generator:
             line(2, f"base = len(th[{k('frames')}])")
             self.plain_if(stmt, self.block_node, 2, 0, [])
             return
-        for cond, body in stmt.branches:
+        for n, (cond, body) in enumerate(stmt.branches):
             c = self.fresh()
-            line(2, f"{c} = {self.value_of(cond)}")
-            line(2, f"if {c} is True or ({c} is not False and TRUTH({c}, game.state)):")
-            line(3, f"PUSH(game, th, {k(body)})")
-            line(3, "return None")
+            word = "if" if n == 0 else "elif"
+            line(2, f"{word} ({c} := {self.value_of(cond)}) is True or ({c} is not False and TRUTH({c}, game.state)):")
+            self.step(3, None, body)
+            self.run_block(body, {k('n'): self.node_id(body)}, 3)
         if stmt.orelse is not None:
-            line(2, f"PUSH(game, th, {k(stmt.orelse)})")
-            line(2, "return None")
+            line(2, "else:")
+            self.step(3, None, stmt.orelse)
+            self.run_block(stmt.orelse, {k('n'): self.node_id(stmt.orelse)}, 3)
+
+    # A frame a block pushes for a block (an ``if``'s branch, a procedure ``do`` runs) is run
+    # here, by a call of that block's function, where the machine would run it next; when it
+    # ends without stopping (its frame gone, this block's on top again) this block goes on
+    # instead of returning to the machine to be resumed. Python's stack grows with each such
+    # call, so above ``_NESTED`` frames the machine runs the pushed frame, as before.
+
+    def run_block(self, body, fields: dict, d: int) -> None:
+        """Push the frame ``fields`` of block ``body`` (its budget already charged) and run it."""
+        line = self.line
+        f = self.fresh("f")
+        line(d, f"{f} = {{{', '.join(f'{key}: {value}' for key, value in fields.items())}}}")
+        line(d, f"frames.append({f})")
+        line(d, "if len(frames) > NESTED:")
+        line(d + 1, "return None")
+        runner = f"R{self.rules.node_id[id(body)]}"
+        self.runners.add(self.rules.node_id[id(body)])
+        line(d, f"went = {runner}(game, th, {f})")
+        line(d, "if went is not None or not frames or frames[-1] is not frame:")
+        line(d + 1, "return went")
+
+    def direct_do(self, stmt) -> bool:
+        """``do proc(args)`` with no ``with``: its frame pushed and run here (``do_directly``)."""
+        return (stmt.__class__ is ast.Call and not stmt.keywords and self.procedure_call(stmt)
+                and self.verb(stmt).run is programs.do)
+
+    def do_directly(self, stmt, after: int) -> None:
+        """``do proc(args)`` as ``simple_statement`` runs it and ``machine._push_queued`` pushes
+        the call (its budget, its frame ``{"n", "call"}``, its locals), then run here. A scenario's
+        stop, or programs the values asked to run, take the statement's own way (``AFTER``)."""
+        line, k = self.line, self.const
+        at = k(stmt)
+        params, root = self.rules.procedures[stmt.arg.name]
+        env = self.fresh()
+        line(2, "game.memo.clear()")
+        line(2, "try:")
+        line(3, f"{env} = {{{k('self')}: env.get({k('self')})}}")
+        temps = []
+        for arg in stmt.arg.args:
+            temps.append(self.fresh())
+            line(3, f"{temps[-1]} = {self.value_of(arg)}")
+        for param, temp in zip(params, temps):
+            line(3, f"{env}[{k(param)}] = {temp}")
+        line(2, "except RuleError as exc:")
+        line(3, "game.queued.clear()")
+        line(3, f"raise LOCATED(game, exc, {at}) from None")
+        line(2, "except ERROR as exc:")
+        line(3, "game.queued.clear()")
+        line(3, f"raise INTERNAL(game, exc, {at}) from exc")
+        line(2, "game.memo.clear()")
+        line(2, "if game.pause is not None or game.queued:")
+        line(3, f"game.queued.append(({k(root)}, {env}, {{}}))")
+        line(3, f"went = AFTER(game, th, frame, {after}, {at})")
+        line(3, "if went is not GO_ON:")
+        line(4, "return went")
+        line(2, "else:")
+        line(3, f"frame[{k('i')}] = {after}")
+        line(3, "if len(frames) + 1 >= BUDGET.MAX_FRAMES or game.steps < 1:")
+        line(4, f"raise BUDGET.exceeded(game, th, {at})")
+        line(3, f"th[{k('envs')}].append({env})")
+        line(3, "game.steps -= 1")
+        self.run_block(root, {k('n'): self.node_id(root), k('call'): "True"}, 3)
 
     # ------------------------------------------------------------ loops run through
     #
@@ -720,14 +795,16 @@ class _Generator:
         return self.const(self.rules.node_id[id(node)])
 
     def step(self, d: int, off: int, node) -> None:
-        """A frame pushed at height ``base + off`` (as ``machine.push``), its budget error at ``node``.
+        """A frame pushed at height ``base + off`` (as ``machine.push``; ``off`` None: at the stack's
+        height now), its budget error at ``node``.
 
         Content nested deeper than Python compiles (20 nested loops, 100 indents) keeps its frames.
         """
-        if off > _DEEPEST_FRAMES or d > _DEEPEST_INDENT:
+        if (off or 0) > _DEEPEST_FRAMES or d > _DEEPEST_INDENT:
             raise Unsupported("nested too deep")
+        height = "len(frames)" if off is None else f"base + {off}"
         self.line(d, "game.steps -= 1")
-        self.line(d, f"if game.steps < 0 or base + {off} >= BUDGET.MAX_FRAMES:")
+        self.line(d, f"if game.steps < 0 or {height} >= BUDGET.MAX_FRAMES:")
         self.line(d + 1, f"raise BUDGET.exceeded(game, th, {self.const(node)})")
 
     def placed(self, d: int, target: str, value: str, node) -> None:
@@ -1348,6 +1425,7 @@ def _walk(tree):
 
 _DEEPEST_FRAMES = 16       # a block's loops run through: at most 8 inside one another...
 _DEEPEST_INDENT = 48       # ...and their ifs and elifs this many indents deep (Python's limits: 20, 100)
+_NESTED = 32              # frames on a stack under which a block runs the blocks it pushes itself
 _INLINE_NODES = 60         # the largest function body (in syntax nodes) written at its call sites
 
 # Registered functions whose common case is written inline: fn -> (number of values, the case
