@@ -165,6 +165,24 @@ def _after(game, th, frame, i, stmt):
 _GO_ON = object()
 
 
+def _choices(ctx, node, values) -> list:
+    """The options of ``choose x in xs if c`` whose filter the generator left to the closures,
+    listed as ``machine._choose_in`` lists them (binding nothing)."""
+    from .evaluate import evaluate
+    env, var, state = ctx.env, node.var, ctx.game.state
+    before = env.get(var, _MISSING)
+    options = []
+    for value in values:
+        env[var] = value
+        if truth(evaluate(node.cond, ctx), state):
+            options.append(value)
+    if before is _MISSING:
+        env.pop(var, None)
+    else:
+        env[var] = before
+    return options
+
+
 def _machine_runs(game, th, frame):
     """A block the generator left out, pushed by one it wrote: the machine runs it (``run_block``)."""
     return None
@@ -348,6 +366,7 @@ class _Generator:
             "ERROR": Exception, "AFTER": _after, "GO_ON": _GO_ON, "END": _ender(rules), "OWN": _own, "LOOP_ITEMS": _loop_items, "RANGE": range,
             "CTX": Ctx, "EVAL": evaluate, "PUSH": machine.push, "BREAK": machine._break,
             "LOCATED": machine.located, "INTERNAL": machine.internal, "WAIT": machine.WAIT, "NESTED": _NESTED,
+            "DECIDE": machine._decide, "CHOICES": _choices, "ITEMS_OF": items_of, "DESCRIBE": describe,
         }
         self.tracing = TRACING
         self.consts: dict = {}             # (type, value) or id -> its K name
@@ -364,6 +383,7 @@ class _Generator:
         self.condition_fields: dict = {}   # attribute -> {record id: its condition's expression}
         self.hoisted: list = []            # per generator being written: {id(node): its cell}
         self.runners: set = set()          # node ids of blocks that blocks run directly (``run_block``)
+        self.filter_names: dict = {}       # id(choose) -> the name of its options' function
 
     # ------------------------------------------------------------ names in the source
     def const(self, value) -> str:
@@ -432,6 +452,7 @@ class _Generator:
                 program.left_out.append(tree)
         filters = self.each(rules.nodes, "C", self.options,
                             lambda n: n.__class__ is ast.ChooseIn and n.cond is not None)
+        self.filter_names = {id(node): name for name, node in filters}
         blocks = self.each(rules.nodes, "B", self.block, lambda n: n.__class__ is ast.Block)
         program.source = "\n".join(self.lines) + "\n"
         code = compiled_code(program.source, f"<rulebook {rules.folder}>")
@@ -568,6 +589,8 @@ class _Generator:
                 line(2, "return BREAK(game, th)")
             elif stmt.__class__ is ast.If:
                 self.if_statement(stmt, n + 1)
+            elif stmt.__class__ is ast.ChooseIn and stmt.var != "self":
+                self.choose_in(stmt, n + 1)
             elif self.runs_through(stmt):
                 line(2, f"frame[{k('i')}] = {n + 1}")
                 line(2, f"base = len(th[{k('frames')}])")
@@ -707,6 +730,50 @@ class _Generator:
         line(d, f"went = {runner}(game, th, {f})")
         line(d, "if went is not None or not frames or frames[-1] is not frame:")
         line(d + 1, "return went")
+
+    def choose_in(self, stmt, after: int) -> None:
+        """``choose x in xs if c``, as ``machine._choose_in`` runs it in the frame it is pushed in:
+        the options listed here (errors placed at the statement, as the machine places them), and
+        the frame ``{"n", "opts"}`` put on the stack only when there is something to choose from
+        (``DECIDE`` reads it there, and leaves it waiting). An option taken at once (the only one)
+        runs its body here, as the frame's resumption would have pushed it."""
+        line, k = self.line, self.const
+        at = k(stmt)
+        line(2, f"frame[{k('i')}] = {after}")
+        self.step(2, None, stmt)
+        values, options = self.fresh(), self.fresh()
+        line(2, "try:")
+        line(3, f"{values} = ITEMS_OF({self.value_of(stmt.iterable)}, game.state)")
+        line(3, f"if type({values}) is not list:")
+        needs = k("'choose' needs a list, got ")
+        line(4, f"raise RuleError({needs} + DESCRIBE({values}))")
+        if stmt.cond is None:
+            line(3, f"{options} = list({values})")
+        elif id(stmt) in self.filter_names:
+            line(3, f"{options} = {self.filter_names[id(stmt)]}(ctx, {values})")
+        else:
+            line(3, f"{options} = CHOICES(ctx, {at}, {values})")
+        line(2, "except RuleError as exc:")
+        line(3, f"raise LOCATED(game, exc, {at}) from None")
+        line(2, "except ERROR as exc:")
+        line(3, f"raise INTERNAL(game, exc, {at}) from exc")
+        if stmt.otherwise is not None:
+            line(2, f"{options}.append(None)")
+        line(2, f"if {options}:")
+        f = self.fresh("f")
+        line(3, f"{f} = {{{k('n')}: {self.node_id(stmt)}, {k('opts')}: {options}}}")
+        line(3, f"frames.append({f})")
+        prompt = stmt.prompt or f"choose {stmt.var}"
+        line(3, f"if DECIDE(game, th, {f}, len({options}), {k(prompt)}, env.get({k('self')})) is not None:")
+        line(4, "return WAIT")
+        line(3, "frames.pop()")            # the only option, taken (with 'otherwise': that one)
+        if stmt.otherwise is not None:
+            body = stmt.otherwise
+        else:
+            body = stmt.body
+            line(3, f"env[{k(stmt.var)}] = {options}[0]")
+        self.step(3, None, body)
+        self.run_block(body, {k('n'): self.node_id(body)}, 3)
 
     def direct_do(self, stmt) -> bool:
         """``do proc(args)`` with no ``with``: its frame pushed and run here (``do_directly``)."""
