@@ -65,11 +65,14 @@ def run(game) -> None:
         threads = flow["threads"]
         if threads:
             going = False
-            for th in threads:
-                if th["frames"] and th["pending"] is None:
+            for th in threads:             # a loop, not any(...): this runs at every answer
+                if th["pending"] is None:  # (a thread waiting on a decision has frames)
+                    if not th["frames"]:
+                        continue
                     _run_thread(game, th)
-                if th["frames"]:           # a loop, not any(...): this runs at every answer
-                    going = True
+                    if not th["frames"]:
+                        continue
+                going = True
             if going:
                 return
             _join(game)
