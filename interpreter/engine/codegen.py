@@ -567,7 +567,10 @@ class _Generator:
     # and a saved game resumes either way. Statement ``k`` is guarded by
     # ``if i < k + 1``, so a resumed block skips what it already ran. Simple
     # statements run inline; a compound one is pushed as a frame (an ``if``
-    # is decided here, and its branch pushed, as its frame would have done).
+    # is decided here, and its branch pushed, as its frame would have done;
+    # a ``choose`` lists its options here, its frame pushed only to wait).
+    # A block pushed for a block is run by a call (``run_block``), and the
+    # end of a block ends those under it that waited only for it (``END``).
 
     def block(self, name: str, node) -> None:
         line, k = self.line, self.const
