@@ -165,24 +165,6 @@ def _after(game, th, frame, i, stmt):
 _GO_ON = object()
 
 
-def _choices(ctx, node, values) -> list:
-    """The options of ``choose x in xs if c`` whose filter the generator left to the closures,
-    listed as ``machine._choose_in`` lists them (binding nothing)."""
-    from .evaluate import evaluate
-    env, var, state = ctx.env, node.var, ctx.game.state
-    before = env.get(var, _MISSING)
-    options = []
-    for value in values:
-        env[var] = value
-        if truth(evaluate(node.cond, ctx), state):
-            options.append(value)
-    if before is _MISSING:
-        env.pop(var, None)
-    else:
-        env[var] = before
-    return options
-
-
 def _machine_runs(game, th, frame):
     """A block the generator left out, pushed by one it wrote: the machine runs it (``run_block``)."""
     return None
@@ -366,7 +348,7 @@ class _Generator:
             "ERROR": Exception, "AFTER": _after, "GO_ON": _GO_ON, "END": _ender(rules), "OWN": _own, "LOOP_ITEMS": _loop_items, "RANGE": range,
             "CTX": Ctx, "EVAL": evaluate, "PUSH": machine.push, "BREAK": machine._break,
             "LOCATED": machine.located, "INTERNAL": machine.internal, "WAIT": machine.WAIT, "NESTED": _NESTED,
-            "DECIDE": machine._decide, "CHOICES": _choices, "ITEMS_OF": items_of, "DESCRIBE": describe,
+            "DECIDE": machine._decide, "CHOICES": machine.choices, "ITEMS_OF": items_of, "DESCRIBE": describe,
         }
         self.tracing = TRACING
         self.consts: dict = {}             # (type, value) or id -> its K name

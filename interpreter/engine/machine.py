@@ -462,17 +462,7 @@ def _choose_in(game, th, frame, node):
         elif generated is not None:
             options = generated(ctx, values)
         else:
-            options = []
-            before = env.get(node.var, _UNSET)
-            state = game.state
-            for value in values:
-                env[node.var] = value
-                if truth(evaluate(cond, ctx), state):
-                    options.append(value)
-            if before is _UNSET:                   # listing the options binds nothing
-                env.pop(node.var, None)
-            else:
-                env[node.var] = before
+            options = choices(ctx, node, values)
         tracer = game.tracer
         if tracer is not None and cond is not None:    # the trace hook: the filter's two outcomes
             if options:
@@ -497,6 +487,22 @@ def _choose_in(game, th, frame, node):
     th["envs"][-1][node.var] = chosen
     push(game, th, node.body)
     return None
+
+
+def choices(ctx, node, values) -> list:
+    """The values of ``choose x in xs if c`` for which ``c`` holds, by the closures (binding nothing)."""
+    env, var, state = ctx.env, node.var, ctx.game.state
+    before = env.get(var, _UNSET)
+    options = []
+    for value in values:
+        env[var] = value
+        if truth(evaluate(node.cond, ctx), state):
+            options.append(value)
+    if before is _UNSET:                   # listing the options binds nothing
+        env.pop(var, None)
+    else:
+        env[var] = before
+    return options
 
 
 def answer(game, th: dict, index: int) -> None:
