@@ -435,3 +435,56 @@ def test_code_generated_before_the_engine_is_imported_runs_the_same(tmp_path):
     again = subprocess.run([sys.executable, "-c", script.replace("codegen.program_of(rules)\n", "")],
                            capture_output=True, text=True, env=env, timeout=300)
     assert again.returncode == 0 and again.stdout == first.stdout
+
+
+# ---------------------------------------------------------------- blocks run the blocks they push
+
+# A generated block lists a 'choose's options itself and runs the block an 'if', a 'do' or a choice
+# taken at once pushes (a call of its function): each error, and each budget, as the frames have it.
+BLOCKS_RUN_HERE = [                    # the text at the start, a procedure 'again', the error's place
+    ('choose x in get({}, "k", 5):\n    pass\n', "step += 1\n", "3:3: 'choose' needs a list, got 5"),
+    ("choose x in [1, 2] if x / 0 > 1:\n    pass\n", "step += 1\n", "3:3: division by zero"),
+    ('choose x in [1] if x < get({}, "k", "a"):\n    pass\n', "step += 1\n", "3:3: "),
+    ("do again()\n", "step += 1\nif step > 0:\n  do again()\n", "does a procedure call itself forever"),
+    ("do again()\n", "step += 1\nchoose x in [step]:\n  do again()\n", "does a procedure call itself forever"),
+    ("do again()\n", "if step >= 0:\n  step += 1\n  while step > 0:\n    do again()\n",
+     "does a procedure call itself forever"),
+    ("do again()\n", "step += 1\nif true:\n  if true:\n    do again()\n", "does a procedure call itself forever"),
+    ("while true:\n    do again()\n", "if step >= 0:\n  step += 1\n", "no decision after"),
+    ("if step == 0:\n    do again()\n", 'choose x in [1] if x > 5:\n  pass\notherwise "none":\n  step = step / 0\n', "division by zero"),
+]
+
+
+@pytest.mark.parametrize("text, again, error", BLOCKS_RUN_HERE)
+def test_a_block_running_what_it_pushes_fails_as_the_frames_do(text, again, error, tmp_path, monkeypatch):
+    monkeypatch.setattr(budget, "MAX_STEPS", 1_000 if "no decision" in error else budget.MAX_STEPS)
+    folder = tmp_path / "toy"
+    shutil.copytree(RULESETS / "toy", folder)
+    body = "".join("      " + line + "\n" for line in again.splitlines())
+    edit(folder / "flow.yaml", "start: |\n", f"start: |\n  {text}")
+    edit(folder / "flow.yaml", "procedures:\n", f"procedures:\n  again:\n    params: []\n    do: |\n{body}")
+    messages = _errors_both_ways(folder, monkeypatch)
+    assert messages[0] == messages[1]
+    assert error in messages[0] and "flow.yaml:" in messages[0]
+
+
+@pytest.mark.parametrize("name, players, limit", [("lairs", 3, 400), ("secret-societies", 4, 120),
+                                                  (str(RULESETS / "hooks"), 3, 50), (str(RULESETS / "toy"), 3, 50),
+                                                  (str(RULESETS / "auction"), 3, 80)],
+                         ids=lambda n: Path(str(n)).name)
+def test_the_state_at_every_decision_is_the_interpreters(name, players, limit, monkeypatch):
+    """Blocks that run what they push, choices listed in their block, ends of blocks taken
+    together: none of it shows in the state saved at any decision."""
+    compiled, reference = load_ruleset(name), _reference(monkeypatch, name)
+    seen = []
+    for rules, enabled in ((reference, False), (compiled, True)):
+        monkeypatch.setattr(codegen, "ENABLED", enabled)
+        game, rnd, states = Game.new(rules, players=players, seed=3), random.Random(3), []
+        while not game.over and len(states) < limit:
+            states.append(game.to_json())
+            d = game.pending()[0]
+            game.apply(d.player, rnd.randrange(len(d.options)))
+        seen.append(states + [game.to_json()])
+    assert seen[0] == seen[1]
+    if name == "lairs":                                     # its blocks do run what they push
+        assert "went = R" in codegen.program_of(compiled).source

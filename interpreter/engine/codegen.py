@@ -34,7 +34,7 @@ import sys
 
 from ..dsl import ast, kinds, lark_cache
 from ..mechanics import ATTRIBUTES, FUNCTIONS, VERBS, core
-from ..mechanics import zones
+from ..mechanics import programs, zones
 from ..mechanics.grids import ROOM_READERS, SIDE_READERS, _Geometry, edge_key
 from ..model.limits import _SMALL as SMALL, number, sized
 from ..model.values import Condition, Player, Room, RuleError, Side, Zone, describe, items_of, truth
@@ -165,6 +165,11 @@ def _after(game, th, frame, i, stmt):
 _GO_ON = object()
 
 
+def _machine_runs(game, th, frame):
+    """A block the generator left out, pushed by one it wrote: the machine runs it (``run_block``)."""
+    return None
+
+
 def _loop_items(value, state) -> list:
     """The items a ``for each`` runs over (as ``machine._for_each`` takes them)."""
     value = items_of(value, state)
@@ -173,11 +178,26 @@ def _loop_items(value, state) -> list:
     return list(value)
 
 
-def _end(th, frame) -> None:
-    """A block has run its last statement: its frame goes (and a call's locals with it)."""
-    th["frames"].pop()
-    if frame.get("call"):
-        th["envs"].pop()
+def _ender(rules):
+    """``END(th, frame)`` for this ruleset's generated blocks: a block has run its last statement,
+    so its frame goes (and a call's locals with it), and so do the blocks under it that were
+    waiting only for it to end (their last statement ran): the machine would resume each now
+    just to end it, and nothing happens in between (no statement, no stop, no step)."""
+    ends = {k: len(node.body) for k, node in enumerate(rules.nodes) if node.__class__ is ast.Block}
+
+    def end(th, frame) -> None:
+        frames = th["frames"]
+        frames.pop()
+        if frame.get("call"):
+            th["envs"].pop()
+        while frames:
+            below = frames[-1]
+            if below.get("i", -1) != ends.get(below["n"]):
+                return
+            frames.pop()
+            if below.get("call"):
+                th["envs"].pop()
+    return end
 
 
 def _own(value):
@@ -325,9 +345,10 @@ class _Generator:
             "NUMBER": number, "SIZED": sized, "INT": _int, "DIVIDE": _divide, "PLUS": _plus,
             "MISUSE": misuse, "PYERR": _PYTHON_ERRORS, "BUDGET": budget, "NK": _MISSING,
             "PLAIN": (int, str, type(None)), "TRACE": _trace, "SMALL": SMALL,
-            "ERROR": Exception, "AFTER": _after, "GO_ON": _GO_ON, "END": _end, "OWN": _own, "LOOP_ITEMS": _loop_items, "RANGE": range,
+            "ERROR": Exception, "AFTER": _after, "GO_ON": _GO_ON, "END": _ender(rules), "OWN": _own, "LOOP_ITEMS": _loop_items, "RANGE": range,
             "CTX": Ctx, "EVAL": evaluate, "PUSH": machine.push, "BREAK": machine._break,
-            "LOCATED": machine.located, "INTERNAL": machine.internal, "WAIT": machine.WAIT,
+            "LOCATED": machine.located, "INTERNAL": machine.internal, "WAIT": machine.WAIT, "NESTED": _NESTED,
+            "DECIDE": machine._decide, "CHOICES": machine.choices, "ITEMS_OF": items_of, "DESCRIBE": describe,
         }
         self.tracing = TRACING
         self.consts: dict = {}             # (type, value) or id -> its K name
@@ -343,6 +364,8 @@ class _Generator:
         self.self_readers: dict = {}       # ruleset function -> whether it may read self (``reads_self``)
         self.condition_fields: dict = {}   # attribute -> {record id: its condition's expression}
         self.hoisted: list = []            # per generator being written: {id(node): its cell}
+        self.runners: set = set()          # node ids of blocks that blocks run directly (``run_block``)
+        self.filter_names: dict = {}       # id(choose) -> the name of its options' function
 
     # ------------------------------------------------------------ names in the source
     def const(self, value) -> str:
@@ -411,6 +434,7 @@ class _Generator:
                 program.left_out.append(tree)
         filters = self.each(rules.nodes, "C", self.options,
                             lambda n: n.__class__ is ast.ChooseIn and n.cond is not None)
+        self.filter_names = {id(node): name for name, node in filters}
         blocks = self.each(rules.nodes, "B", self.block, lambda n: n.__class__ is ast.Block)
         program.source = "\n".join(self.lines) + "\n"
         code = compiled_code(program.source, f"<rulebook {rules.folder}>")
@@ -423,6 +447,9 @@ class _Generator:
             program.filters[id(node)] = (node, self.namespace[name])
         for name, node in blocks:
             program.blocks[id(node)] = (node, self.namespace[name])
+        generated = {id(node): self.namespace[name] for name, node in blocks}
+        for nid in self.runners:                    # a block left to the machine: it runs the frame
+            self.namespace[f"R{nid}"] = generated.get(id(rules.nodes[nid]), _machine_runs)
         return program
 
     def function(self, name: str, params, tree) -> None:
@@ -522,7 +549,10 @@ class _Generator:
     # and a saved game resumes either way. Statement ``k`` is guarded by
     # ``if i < k + 1``, so a resumed block skips what it already ran. Simple
     # statements run inline; a compound one is pushed as a frame (an ``if``
-    # is decided here, and its branch pushed, as its frame would have done).
+    # is decided here, and its branch pushed, as its frame would have done;
+    # a ``choose`` lists its options here, its frame pushed only to wait).
+    # A block pushed for a block is run by a call (``run_block``), and the
+    # end of a block ends those under it that waited only for it (``END``).
 
     def block(self, name: str, node) -> None:
         line, k = self.line, self.const
@@ -530,17 +560,22 @@ class _Generator:
         line(1, f"i = frame.get({k('i')}, 0)")
         line(1, f"ctx = CTX(game, th[{k('envs')}][-1])")
         line(1, "env = ctx.env")
+        line(1, f"frames = th[{k('frames')}]")
         self.block_node = node
         for n, stmt in enumerate(node.body):
             line(1, f"if i < {n + 1}:")
             simple = self.machine.SIMPLE.get(stmt.__class__)
-            if simple is not None:
+            if simple is not None and self.direct_do(stmt):
+                self.do_directly(stmt, n + 1)
+            elif simple is not None:
                 self.simple_statement(stmt, simple, n + 1)
             elif stmt.__class__ is ast.Break:
                 line(2, f"frame[{k('i')}] = {n + 1}")
                 line(2, "return BREAK(game, th)")
             elif stmt.__class__ is ast.If:
                 self.if_statement(stmt, n + 1)
+            elif stmt.__class__ is ast.ChooseIn and stmt.var != "self":
+                self.choose_in(stmt, n + 1)
             elif self.runs_through(stmt):
                 line(2, f"frame[{k('i')}] = {n + 1}")
                 line(2, f"base = len(th[{k('frames')}])")
@@ -650,15 +685,122 @@ class _Generator:
             line(2, f"base = len(th[{k('frames')}])")
             self.plain_if(stmt, self.block_node, 2, 0, [])
             return
-        for cond, body in stmt.branches:
+        for n, (cond, body) in enumerate(stmt.branches):
             c = self.fresh()
-            line(2, f"{c} = {self.value_of(cond)}")
-            line(2, f"if {c} is True or ({c} is not False and TRUTH({c}, game.state)):")
-            line(3, f"PUSH(game, th, {k(body)})")
-            line(3, "return None")
+            word = "if" if n == 0 else "elif"
+            line(2, f"{word} ({c} := {self.value_of(cond)}) is True or ({c} is not False and TRUTH({c}, game.state)):")
+            self.step(3, None, body)
+            self.run_block(body, {k('n'): self.node_id(body)}, 3)
         if stmt.orelse is not None:
-            line(2, f"PUSH(game, th, {k(stmt.orelse)})")
-            line(2, "return None")
+            line(2, "else:")
+            self.step(3, None, stmt.orelse)
+            self.run_block(stmt.orelse, {k('n'): self.node_id(stmt.orelse)}, 3)
+
+    # A frame a block pushes for a block (an ``if``'s branch, a procedure ``do`` runs) is run
+    # here, by a call of that block's function, where the machine would run it next; when it
+    # ends without stopping (its frame gone, this block's on top again) this block goes on
+    # instead of returning to the machine to be resumed. Python's stack grows with each such
+    # call, so above ``_NESTED`` frames the machine runs the pushed frame, as before.
+
+    def run_block(self, body, fields: dict, d: int) -> None:
+        """Push the frame ``fields`` of block ``body`` (its budget already charged) and run it."""
+        line = self.line
+        f = self.fresh("f")
+        line(d, f"{f} = {{{', '.join(f'{key}: {value}' for key, value in fields.items())}}}")
+        line(d, f"frames.append({f})")
+        line(d, "if len(frames) > NESTED:")
+        line(d + 1, "return None")
+        runner = f"R{self.rules.node_id[id(body)]}"
+        self.runners.add(self.rules.node_id[id(body)])
+        line(d, f"went = {runner}(game, th, {f})")
+        line(d, "if went is not None or not frames or frames[-1] is not frame:")
+        line(d + 1, "return went")
+
+    def choose_in(self, stmt, after: int) -> None:
+        """``choose x in xs if c``, as ``machine._choose_in`` runs it in the frame it is pushed in:
+        the options listed here (errors placed at the statement, as the machine places them), and
+        the frame ``{"n", "opts"}`` put on the stack only when there is something to choose from
+        (``DECIDE`` reads it there, and leaves it waiting). An option taken at once (the only one)
+        runs its body here, as the frame's resumption would have pushed it."""
+        line, k = self.line, self.const
+        at = k(stmt)
+        line(2, f"frame[{k('i')}] = {after}")
+        self.step(2, None, stmt)
+        values, options = self.fresh(), self.fresh()
+        line(2, "try:")
+        line(3, f"{values} = ITEMS_OF({self.value_of(stmt.iterable)}, game.state)")
+        line(3, f"if type({values}) is not list:")
+        needs = k("'choose' needs a list, got ")
+        line(4, f"raise RuleError({needs} + DESCRIBE({values}))")
+        if stmt.cond is None:
+            line(3, f"{options} = list({values})")
+        elif id(stmt) in self.filter_names:
+            line(3, f"{options} = {self.filter_names[id(stmt)]}(ctx, {values})")
+        else:
+            line(3, f"{options} = CHOICES(ctx, {at}, {values})")
+        line(2, "except RuleError as exc:")
+        line(3, f"raise LOCATED(game, exc, {at}) from None")
+        line(2, "except ERROR as exc:")
+        line(3, f"raise INTERNAL(game, exc, {at}) from exc")
+        if stmt.otherwise is not None:
+            line(2, f"{options}.append(None)")
+        line(2, f"if {options}:")
+        f = self.fresh("f")
+        line(3, f"{f} = {{{k('n')}: {self.node_id(stmt)}, {k('opts')}: {options}}}")
+        line(3, f"frames.append({f})")
+        prompt = stmt.prompt or f"choose {stmt.var}"
+        line(3, f"if DECIDE(game, th, {f}, len({options}), {k(prompt)}, env.get({k('self')})) is not None:")
+        line(4, "return WAIT")
+        line(3, "frames.pop()")            # the only option, taken (with 'otherwise': that one)
+        if stmt.otherwise is not None:
+            body = stmt.otherwise
+        else:
+            body = stmt.body
+            line(3, f"env[{k(stmt.var)}] = {options}[0]")
+        self.step(3, None, body)
+        self.run_block(body, {k('n'): self.node_id(body)}, 3)
+
+    def direct_do(self, stmt) -> bool:
+        """``do proc(args)`` with no ``with``: its frame pushed and run here (``do_directly``)."""
+        return (stmt.__class__ is ast.Call and not stmt.keywords and self.procedure_call(stmt)
+                and self.verb(stmt).run is programs.do)
+
+    def do_directly(self, stmt, after: int) -> None:
+        """``do proc(args)`` as ``simple_statement`` runs it and ``machine._push_queued`` pushes
+        the call (its budget, its frame ``{"n", "call"}``, its locals), then run here. A scenario's
+        stop, or programs the values asked to run, take the statement's own way (``AFTER``)."""
+        line, k = self.line, self.const
+        at = k(stmt)
+        params, root = self.rules.procedures[stmt.arg.name]
+        env = self.fresh()
+        line(2, "game.memo.clear()")
+        line(2, "try:")
+        line(3, f"{env} = {{{k('self')}: env.get({k('self')})}}")
+        temps = []
+        for arg in stmt.arg.args:
+            temps.append(self.fresh())
+            line(3, f"{temps[-1]} = {self.value_of(arg)}")
+        for param, temp in zip(params, temps):
+            line(3, f"{env}[{k(param)}] = {temp}")
+        line(2, "except RuleError as exc:")
+        line(3, "game.queued.clear()")
+        line(3, f"raise LOCATED(game, exc, {at}) from None")
+        line(2, "except ERROR as exc:")
+        line(3, "game.queued.clear()")
+        line(3, f"raise INTERNAL(game, exc, {at}) from exc")
+        line(2, "game.memo.clear()")
+        line(2, "if game.pause is not None or game.queued:")
+        line(3, f"game.queued.append(({k(root)}, {env}, {{}}))")
+        line(3, f"went = AFTER(game, th, frame, {after}, {at})")
+        line(3, "if went is not GO_ON:")
+        line(4, "return went")
+        line(2, "else:")
+        line(3, f"frame[{k('i')}] = {after}")
+        line(3, "if len(frames) + 1 >= BUDGET.MAX_FRAMES or game.steps < 1:")
+        line(4, f"raise BUDGET.exceeded(game, th, {at})")
+        line(3, f"th[{k('envs')}].append({env})")
+        line(3, "game.steps -= 1")
+        self.run_block(root, {k('n'): self.node_id(root), k('call'): "True"}, 3)
 
     # ------------------------------------------------------------ loops run through
     #
@@ -705,14 +847,16 @@ class _Generator:
         return self.const(self.rules.node_id[id(node)])
 
     def step(self, d: int, off: int, node) -> None:
-        """A frame pushed at height ``base + off`` (as ``machine.push``), its budget error at ``node``.
+        """A frame pushed at height ``base + off`` (as ``machine.push``; ``off`` None: at the stack's
+        height now), its budget error at ``node``.
 
         Content nested deeper than Python compiles (20 nested loops, 100 indents) keeps its frames.
         """
-        if off > _DEEPEST_FRAMES or d > _DEEPEST_INDENT:
+        if (off or 0) > _DEEPEST_FRAMES or d > _DEEPEST_INDENT:
             raise Unsupported("nested too deep")
+        height = "len(frames)" if off is None else f"base + {off}"
         self.line(d, "game.steps -= 1")
-        self.line(d, f"if game.steps < 0 or base + {off} >= BUDGET.MAX_FRAMES:")
+        self.line(d, f"if game.steps < 0 or {height} >= BUDGET.MAX_FRAMES:")
         self.line(d + 1, f"raise BUDGET.exceeded(game, th, {self.const(node)})")
 
     def placed(self, d: int, target: str, value: str, node) -> None:
@@ -1333,6 +1477,7 @@ def _walk(tree):
 
 _DEEPEST_FRAMES = 16       # a block's loops run through: at most 8 inside one another...
 _DEEPEST_INDENT = 48       # ...and their ifs and elifs this many indents deep (Python's limits: 20, 100)
+_NESTED = 32              # frames on a stack under which a block runs the blocks it pushes itself
 _INLINE_NODES = 60         # the largest function body (in syntax nodes) written at its call sites
 
 # Registered functions whose common case is written inline: fn -> (number of values, the case

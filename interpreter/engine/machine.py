@@ -65,11 +65,14 @@ def run(game) -> None:
         threads = flow["threads"]
         if threads:
             going = False
-            for th in threads:
-                if th["frames"] and th["pending"] is None:
+            for th in threads:             # a loop, not any(...): this runs at every answer
+                if th["pending"] is None:  # (a thread waiting on a decision has frames)
+                    if not th["frames"]:
+                        continue
                     _run_thread(game, th)
-                if th["frames"]:           # a loop, not any(...): this runs at every answer
-                    going = True
+                    if not th["frames"]:
+                        continue
+                going = True
             if going:
                 return
             _join(game)
@@ -459,17 +462,7 @@ def _choose_in(game, th, frame, node):
         elif generated is not None:
             options = generated(ctx, values)
         else:
-            options = []
-            before = env.get(node.var, _UNSET)
-            state = game.state
-            for value in values:
-                env[node.var] = value
-                if truth(evaluate(cond, ctx), state):
-                    options.append(value)
-            if before is _UNSET:                   # listing the options binds nothing
-                env.pop(node.var, None)
-            else:
-                env[node.var] = before
+            options = choices(ctx, node, values)
         tracer = game.tracer
         if tracer is not None and cond is not None:    # the trace hook: the filter's two outcomes
             if options:
@@ -494,6 +487,22 @@ def _choose_in(game, th, frame, node):
     th["envs"][-1][node.var] = chosen
     push(game, th, node.body)
     return None
+
+
+def choices(ctx, node, values) -> list:
+    """The values of ``choose x in xs if c`` for which ``c`` holds, by the closures (binding nothing)."""
+    env, var, state = ctx.env, node.var, ctx.game.state
+    before = env.get(var, _UNSET)
+    options = []
+    for value in values:
+        env[var] = value
+        if truth(evaluate(node.cond, ctx), state):
+            options.append(value)
+    if before is _UNSET:                   # listing the options binds nothing
+        env.pop(var, None)
+    else:
+        env[var] = before
+    return options
 
 
 def answer(game, th: dict, index: int) -> None:
