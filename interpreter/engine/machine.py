@@ -372,35 +372,66 @@ def labels(game, th, ks=None) -> list:
     Labels are built when read, not when asked. While players choose at
     once, a player's labels are read from the state as that player's view
     shows it (everyone else, and the table, as the block began), so a label
-    never tells what another player chose in the meantime.
+    never tells what another player chose in the meantime. A label that
+    reads no state (built already, "none of these", an option's own name,
+    an alternative's text) is read without that.
     """
-    snapshot = game.state["flow"].get("snapshot")
-    if snapshot is None or th is game.state["flow"]["main"]:
+    out = _plain_labels(game, th, ks)
+    if out is not None:
+        return out
+    state = game.state
+    flow = state["flow"]
+    snapshot = flow["snapshot"]
+    if snapshot is None or th is flow["main"]:
         return _labels(game, th, ks)
-    state, me = game.state, th["envs"][0]["self"].seat
-    live = {key: state[key] for key in game.table_keys}
+    keys = game.table_keys
+    live = [state[key] for key in keys]
+    me = th["envs"][0]["self"].seat
     players = list(snapshot["players"])        # the others as the block began, the player live
-    players[me] = live["players"][me]
-    for key in game.table_keys:
+    players[me] = state["players"][me]
+    for key in keys:
         state[key] = snapshot[key]
     state["players"] = players
-    game.memo.clear()
+    memo = game.memo                           # kept for the live state, which comes back as it was
+    game.memo = {}
     try:
         return _labels(game, th, ks)
     finally:
-        state.update(live)
-        game.memo.clear()
+        for key, part in zip(keys, live):
+            state[key] = part
+        game.memo = memo
 
 
-def _labels(game, th, ks=None) -> list:
+def _plain_labels(game, th, ks):
+    """Labels ``ks`` when building them reads nothing of the state, else None."""
     pending = th["pending"]
     if pending is not None and "labels" in pending:      # built at once (or a state saved so)
         every = pending["labels"]
         return list(every) if ks is None else [every[k] for k in ks]
     frame = th["frames"][-1]
     node = game.rules.nodes[frame["n"]]
+    kind = node.__class__
+    if kind is ast.ChooseIn:
+        if node.label is None:                 # an option's own name
+            return _choose_in_labels(game, th, frame, node, range(pending["count"]) if ks is None else ks)
+        if ks is not None and node.otherwise is not None:
+            last = len(frame["opts"]) - 1      # "none of these"
+            for k in ks:
+                if k != last:
+                    return None
+            return [node.otherwise_label or "none of these"] * len(ks)
+        return None
+    if kind is ast.ChooseOne:
+        return _choose_one_labels(game, th, frame, node, range(pending["count"]) if ks is None else ks)
+    return None
+
+
+def _labels(game, th, ks=None) -> list:
+    """Labels that may read the state: a ``label`` expression's, a verb's."""
+    frame = th["frames"][-1]
+    node = game.rules.nodes[frame["n"]]
     if ks is None:
-        ks = range(pending["count"])
+        ks = range(th["pending"]["count"])
     if node.__class__ is ast.Call:
         return game.verbs[node.verb].labels(game, th, frame, node, ks)
     return LABELS[node.__class__](game, th, frame, node, ks)
