@@ -381,16 +381,30 @@ def labels(game, th, ks=None) -> list:
     shows it (everyone else, and the table, as the block began), so a label
     never tells what another player chose in the meantime. A label that
     reads no state (built already, "none of these", an option's own name,
-    an alternative's text) is read without that.
+    an alternative's text) is built without that.
     """
-    out = _plain_labels(game, th, ks)
-    if out is not None:
-        return out
+    pending = th["pending"]
+    if pending is not None and "labels" in pending:      # built at once (or a state saved so)
+        every = pending["labels"]
+        return list(every) if ks is None else [every[k] for k in ks]
+    frame = th["frames"][-1]
+    node = game.rules.nodes[frame["n"]]
+    if ks is None:
+        ks = range(pending["count"])
+    kind = node.__class__
+    if kind is ast.Call:                       # a verb's own decision: its labels may read anything
+        build = game.verbs[node.verb].labels
+    elif kind is ast.ChooseIn and node.label is not None:
+        if node.otherwise is not None and len(ks) == 1 and ks[0] == len(frame["opts"]) - 1:
+            return [node.otherwise_label or "none of these"]
+        build = _choose_in_labels
+    else:                                      # an option's own name, an alternative's text
+        return LABELS[kind](game, th, frame, node, ks)
     state = game.state
     flow = state["flow"]
     snapshot = flow["snapshot"]
     if snapshot is None or th is flow["main"]:
-        return _labels(game, th, ks)
+        return build(game, th, frame, node, ks)
     keys = game.table_keys
     live = [state[key] for key in keys]
     me = th["envs"][0]["self"].seat
@@ -402,46 +416,11 @@ def labels(game, th, ks=None) -> list:
     memo = game.memo                           # kept for the live state, which comes back as it was
     game.memo = {}
     try:
-        return _labels(game, th, ks)
+        return build(game, th, frame, node, ks)
     finally:
         for key, part in zip(keys, live):
             state[key] = part
         game.memo = memo
-
-
-def _plain_labels(game, th, ks):
-    """Labels ``ks`` when building them reads nothing of the state, else None."""
-    pending = th["pending"]
-    if pending is not None and "labels" in pending:      # built at once (or a state saved so)
-        every = pending["labels"]
-        return list(every) if ks is None else [every[k] for k in ks]
-    frame = th["frames"][-1]
-    node = game.rules.nodes[frame["n"]]
-    kind = node.__class__
-    if kind is ast.ChooseIn:
-        if node.label is None:                 # an option's own name
-            return _choose_in_labels(game, th, frame, node, range(pending["count"]) if ks is None else ks)
-        if ks is not None and node.otherwise is not None:
-            last = len(frame["opts"]) - 1      # "none of these"
-            for k in ks:
-                if k != last:
-                    return None
-            return [node.otherwise_label or "none of these"] * len(ks)
-        return None
-    if kind is ast.ChooseOne:
-        return _choose_one_labels(game, th, frame, node, range(pending["count"]) if ks is None else ks)
-    return None
-
-
-def _labels(game, th, ks=None) -> list:
-    """Labels that may read the state: a ``label`` expression's, a verb's."""
-    frame = th["frames"][-1]
-    node = game.rules.nodes[frame["n"]]
-    if ks is None:
-        ks = range(th["pending"]["count"])
-    if node.__class__ is ast.Call:
-        return game.verbs[node.verb].labels(game, th, frame, node, ks)
-    return LABELS[node.__class__](game, th, frame, node, ks)
 
 
 def _choose_one_labels(game, th, frame, node, ks):
@@ -451,6 +430,9 @@ def _choose_one_labels(game, th, frame, node, ks):
 def _choose_in_labels(game, th, frame, node, ks):
     opts = frame["opts"]
     none_of_these = len(opts) - 1 if node.otherwise is not None else -1
+    if node.label is None:                     # the options' own names: no state read
+        return [node.otherwise_label or "none of these" if k == none_of_these else game.describe(opts[k])
+                for k in ks]
     env = th["envs"][-1]
     ctx = Ctx(game, env)
     before = env.get(node.var, _UNSET)
@@ -459,8 +441,6 @@ def _choose_in_labels(game, th, frame, node, ks):
         for k in ks:
             if k == none_of_these:
                 out.append(node.otherwise_label or "none of these")
-            elif node.label is None:
-                out.append(game.describe(opts[k]))
             else:
                 env[node.var] = opts[k]
                 out.append(game.describe(evaluate(node.label, ctx)))
