@@ -358,7 +358,7 @@ def _decide(game, th, frame, count, prompt, who):
         label = built[0] if built is not None else labels(game, th, (0,))[0]
         if game.forced is not None:            # kept for a scenario to check what was taken
             game.forced.append((None if who is None else seat(who), prompt, label))
-        text = f"{game.describe(who)}: {label} (only option)"
+        text = f"{describe(who, game.seat_names)}: {label} (only option)"
         if who is None:
             game.log(text)
         else:
@@ -431,7 +431,8 @@ def _choose_in_labels(game, th, frame, node, ks):
     opts = frame["opts"]
     none_of_these = len(opts) - 1 if node.otherwise is not None else -1
     if node.label is None:                     # the options' own names: no state read
-        return [node.otherwise_label or "none of these" if k == none_of_these else game.describe(opts[k])
+        names = game.seat_names
+        return [node.otherwise_label or "none of these" if k == none_of_these else describe(opts[k], names)
                 for k in ks]
     env = th["envs"][-1]
     ctx = Ctx(game, env)
@@ -443,7 +444,7 @@ def _choose_in_labels(game, th, frame, node, ks):
                 out.append(node.otherwise_label or "none of these")
             else:
                 env[node.var] = opts[k]
-                out.append(game.describe(evaluate(node.label, ctx)))
+                out.append(describe(evaluate(node.label, ctx), game.seat_names))
     finally:
         if before is _UNSET:                   # labelling binds nothing
             env.pop(node.var, None)
