@@ -89,7 +89,7 @@ class Labels(Sequence):
         return repr(self._built())
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Decision:
     """A choice one player must make: options have stable indices and labels.
 
@@ -99,6 +99,12 @@ class Decision:
     player: int
     prompt: str
     options: Sequence
+
+    def __init__(self, player: int, prompt: str, options: Sequence):
+        # Frozen: the fields are written once, here, without the dataclass's three
+        # object.__setattr__ calls (``pending`` makes one at every decision).
+        fields = self.__dict__
+        fields["player"], fields["prompt"], fields["options"] = player, prompt, options
 
     @property
     def count(self) -> int:
@@ -263,16 +269,18 @@ class Game:
 
     def pending(self) -> list[Decision]:
         """Every decision waiting for an answer (several during simultaneous play)."""
+        flow = self.__dict__["state"]["flow"]
         out = []
-        for th in self._threads():
+        for th in flow["threads"] or (flow["main"],):
             p = th["pending"]
             if p is not None:
-                out.append(Decision(p["player"], p["prompt"], self._labels(th)))
+                out.append(Decision(p["player"], p["prompt"], self._labels(th, p)))
         return out
 
-    def _labels(self, th: dict) -> Labels:
-        """The lazy labels of ``th``'s pending decision (a state saved with them built reads them)."""
-        p = th["pending"]
+    def _labels(self, th: dict, p: dict | None = None) -> Labels:
+        """The lazy labels of ``th``'s pending decision ``p`` (a state saved with them built reads them)."""
+        if p is None:
+            p = th["pending"]
         count = p["count"] if "count" in p else len(p["labels"])
         return Labels(count, lambda ks: self._fetch(th, p, ks))
 
