@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -106,6 +107,29 @@ def test_loop_invariant_parts_and_inlined_functions_give_the_same_values(monkeyp
     assert program.generator.is_inlinable("double")
     _same_values(texts, compiled, reference, program)
 
+
+
+def test_a_part_written_twice_is_worked_out_once_where_first_reached(monkeypatch):
+    """The same pure part twice in one expression (or twice through inlined functions, or in a
+    loop whose variable it does not read) gets one cell: the values are the closures', a part
+    only a later arm reaches raises nothing before it, and a dice roll is never kept."""
+    compiled, reference, program = _both_ways(monkeypatch, RULESETS / "toy")
+    texts = ['if double(3) > 4 then double(3) + 1 else 0', 'double(double(2)) + double(2) * 2',
+             'count(x for x in [1, 2, 3] if double(x) > 2 and double(x) < 6)',
+             'false and double("a") > 1 or double(2) == 4',
+             'list(count(y for y in [x, 1, double(x)] if y > double(1)) + double(x) for x in [1, 2, 3])']
+    _same_values(texts, compiled, reference, program)
+    for text, cells in (('if double(3) > 4 then double(3) + 1 else 0', 1),
+                        ('count(x for x in [1, 2, 3] if double(x) > 2 and double(x) < 6)', 1),
+                        ('roll(6) + roll(6)', 0)):
+        before = len(program.source)
+        assert program.add(parse_expression(text)) is not None
+        assert len(re.findall(r"\bh\d+ = NK\b", program.source[before:])) == cells, text
+    with pytest.raises(RuleError) as raised:                       # an error where first reached
+        compiled.evaluate('if 1 < 2 then double("a") else double("a")')
+    with pytest.raises(RuleError) as expected:
+        reference.evaluate('if 1 < 2 then double("a") else double("a")')
+    assert str(raised.value) == str(expected.value)
 
 def test_dice_are_never_kept_or_inlined(tmp_path, monkeypatch):
     """roll() advances the stream: a generator rolls once per item and a function that rolls is

@@ -342,7 +342,8 @@ class _Generator:
         self.pure_functions: dict = {}     # ruleset function -> whether it reads and never rolls
         self.self_readers: dict = {}       # ruleset function -> whether it may read self (``reads_self``)
         self.condition_fields: dict = {}   # attribute -> {record id: its condition's expression}
-        self.hoisted: list = []            # per generator being written: {id(node): its cell}
+        self.cells: dict | None = None     # per root being written: {key of a common part: its cell}
+        self.cell_inits: dict = {}         # generator node id (None: the root) -> cells made NK there
 
     # ------------------------------------------------------------ names in the source
     def const(self, value) -> str:
@@ -431,7 +432,9 @@ class _Generator:
         local = {p: self.fresh("v") for p in params}
         me = self.fresh("v")
         selfless = not self.reads_self(name)
-        scope = _Scope(local if selfless else dict(local, self=me), dynamic=False)
+        keys = {p: (("param", p), 0, None) for p in params}
+        scope = _Scope(local if selfless else dict(local, self=me), dynamic=False,
+                       keys=keys if selfless else dict(keys, self=_SELF_KEY))
         args = ", ".join(local[p] for p in params)
         line = self.line
         line(0, f"def {fname}(ctx{', ' if args else ''}{args}):")
@@ -460,7 +463,7 @@ class _Generator:
         line(3, f"raise BUDGET.call_exceeded(game, {self.const(tree)})")
         line(1, "game.depth = depth + 1")
         line(1, "try:")
-        result = self.expr(tree, scope, 2)
+        result = self.with_cells(tree, scope, 2, pure=self.is_pure(name))
         line(2, f"value = {result}")
         line(1, "except RecursionError:")
         line(2, "raise BUDGET.call_error(game) from None")
@@ -493,7 +496,7 @@ class _Generator:
         self.line(0, f"def {name}(ctx):")
         mark = len(self.lines)
         self.line(1, "env = ctx.env")
-        result = self.expr(tree, _Scope({}, dynamic=True), 1)
+        result = self.with_cells(tree, _Scope({}, dynamic=True), 1)
         self.line(1, f"return {result}")
         self.hot_locals(mark)
 
@@ -507,8 +510,16 @@ class _Generator:
         mark = len(self.lines)
         self.line(1, "env = ctx.env")
         self.line(1, "out = []")
+        inits = len(self.lines)
         self.line(1, f"for {var} in values:")
-        cond = self.atom(node.cond, _Scope({node.var: var}, dynamic=True), 2)
+        scope = _Scope({node.var: var}, dynamic=True, keys={node.var: (("var", id(node)), 1, id(node))})
+        self.begin_cells(node.cond, scope, 1)
+        try:
+            cond = self.atom(node.cond, scope, 2)
+            self.init_cells(inits + 1, 2, id(node))
+            self.init_cells(inits, 1, None)
+        finally:
+            self.cells = None
         self.line(2, f"if {cond} is True or ({cond} is not False and TRUTH({cond}, ctx.game.state)):")
         self.line(3, f"out.append({var})")
         self.line(1, "return out")
@@ -793,14 +804,17 @@ class _Generator:
         method = _EMIT.get(node.__class__)
         if method is None:
             raise Unsupported(node.__class__.__name__)
-        if self.hoisted:
-            for cells in self.hoisted:
-                cell = cells.pop(id(node), None)
-                if cell is not None:                   # worked out once per loop (``invariants``)
-                    self.line(d, f"if {cell} is NK:")
-                    self.line(d + 1, f"{cell} = {method(self, node, scope, d + 1)}")
-                    cells[id(node)] = cell
-                    return cell
+        if self.cells and node.__class__ not in _UNCELLED:
+            found = self.key(node, scope)
+            if found is not None and found[0] in self.cells:      # a common part (``plan_cells``)
+                key, _, loop = found
+                cell = self.cells[key]
+                if cell is None:
+                    cell = self.cells[key] = self.fresh("h")
+                    self.cell_inits.setdefault(loop, []).append(cell)
+                self.line(d, f"if {cell} is NK:")
+                self.line(d + 1, f"{cell} = {method(self, node, scope, d + 1)}")
+                return cell
         return method(self, node, scope, d)
 
     def atom(self, node, scope, d: int) -> str:
@@ -1036,7 +1050,7 @@ class _Generator:
                 return f"FAIL({self.const(message)})"
             args = self.exprs(node.args, scope, d)
             if self.is_inlinable(name):
-                return self.inline(name, args, scope, d)
+                return self.inline(node, args, scope, d)
             return f"{self.fnames[name]}(ctx{''.join(', ' + a for a in args)})"
         if name in self.rules.functions or name not in FUNCTIONS:
             raise Unsupported(name)                    # left to the closures (and their errors)
@@ -1127,54 +1141,177 @@ class _Generator:
 
     def pure_node(self, node) -> bool:
         cls = node.__class__
+        if cls is ast.Generator:
+            entry = FUNCTIONS.get(node.name)
+            return node.name not in self.rules.functions and entry is not None and entry.pure
         if cls is ast.Function:
             if node.name in self.rules.functions:
                 return node.name in self.fnames and self.is_pure(node.name)
             return self.pure_call(node)
         return cls is not ast.Attribute or not self.conditions(node.name)
 
-    # A generator's loop computes the parts of its condition and element that do not read its
-    # variable (and are pure: ``pure_node``) once, when first reached: ``cell = NK`` before the
-    # loop, ``if cell is NK: cell = ...`` where the part was. The value is the same each time,
-    # since nothing changes the state while an expression is worked out and nothing rolls.
+    # A part of a pure expression that occurs more than once (``card(i).kind`` in four arms, the
+    # same ``back(i)`` in two functions written inline), or that does not read the variable of a
+    # generator it is in, gets a cell: ``cell = NK`` where the values it reads are bound (the
+    # root's start, or the iteration of the generator whose variable it reads), ``if cell is NK:
+    # cell = ...`` where it was. It is worked out where it is first reached, so a part never
+    # reached raises nothing, and its value is the same each time: nothing changes the state
+    # while a pure expression is worked out, and nothing rolls. Parts are the same when their
+    # syntax is and their names are bound to the same values (``key``).
 
-    def invariants(self, node) -> dict:
-        """{id(part): a new cell} for the largest such parts of generator ``node``."""
-        cells: dict = {}
-        stack = [part for part in (node.cond, node.element) if part is not None]
-        while stack:
-            part = stack.pop()
-            cls = part.__class__
-            if cls in _LEAVES or cls is ast.Generator:
-                continue                               # nothing to gain / its own loop
-            if self.invariant(part, node.var):
-                cells[id(part)] = self.fresh("h")
-            else:
-                stack.extend(part.children())
-        return cells
+    def with_cells(self, tree, scope, d: int, pure: bool | None = None) -> str:
+        """``expr(tree)`` for a whole root, its common parts in cells (none unless all is pure)."""
+        mark = len(self.lines)
+        self.begin_cells(tree, scope, 0, pure)
+        try:
+            result = self.expr(tree, scope, d)
+            self.init_cells(mark, d, None)
+        finally:
+            self.cells = None
+        return result
 
-    def invariant(self, part, var: str) -> bool:
-        for n in _walk(part):
-            cls = n.__class__
-            if cls is ast.Generator or (cls is ast.Name and n.id == var) or not self.pure_node(n):
-                return False
-        return True
+    def begin_cells(self, tree, scope, loop: int, pure: bool | None = None) -> None:
+        if pure is None:
+            pure = all(self.pure_node(n) for n in _walk(tree))
+        self.cells = self.plan_cells(tree, scope, loop) if pure and not self.tracing else None
+        self.cell_inits = {}
+
+    def init_cells(self, mark: int, d: int, loop) -> None:
+        """``cell = NK`` at line ``mark`` for the cells bound by ``loop`` (None: the root)."""
+        cells = self.cell_inits.pop(loop, None)
+        if cells:
+            self.lines.insert(mark, "    " * d + " = ".join(cells) + " = NK")
+
+    def plan_cells(self, tree, scope, loop: int) -> dict:
+        """{key: None} for the parts of ``tree`` worth a cell: used twice, or inside a generator
+        whose variable they do not read. A part inside another one's cell is counted once."""
+        events: list = []                      # per part, in order: (key, level, loop, end)
+        self.gather(tree, scope, loop, events)
+        counts: dict = {}
+        for key, level, at, _ in events:
+            if key is not None:
+                counts[key] = counts.get(key, 0) + 1 + (level < at)
+        candidates = {key for key, n in counts.items() if n > 1}
+        uses: dict = {}
+        seen: set = set()
+
+        def visit(i: int, end: int, cap: int) -> None:
+            while i < end:
+                key, level, at, stop = events[i]
+                if key not in candidates:
+                    i += 1
+                    continue
+                uses[key] = uses.get(key, 0) + 1 + (level < min(at, cap))
+                if key not in seen:
+                    seen.add(key)
+                    visit(i + 1, stop, level)          # worked out once where the cell is
+                i = stop
+        visit(0, len(events), len(events) + loop + 1)
+        return {key: None for key, n in uses.items() if n > 1}
+
+    def gather(self, node, scope, loop: int, events: list) -> None:
+        """The parts of ``node`` as ``expr`` will write them (inlined functions' bodies included)."""
+        cls = node.__class__
+        if cls in _LEAVES:
+            return
+        at = len(events)
+        events.append(None)
+        if cls is ast.Generator:
+            self.gather(node.iterable, scope, loop, events)
+            inner = scope.bind(node.var, "", (("var", id(node)), loop + 1, id(node)))
+            for part in (node.cond, node.element):
+                if part is not None:
+                    self.gather(part, inner, loop + 1, events)
+        elif cls is ast.Function and self.inlined(node):
+            for arg in node.args:
+                self.gather(arg, scope, loop, events)
+            params, body = self.rules.functions[node.name]
+            names = {p: "" for p in params}
+            if self.reads_self(node.name):
+                names["self"] = ""
+            self.gather(body, _Scope(names, False, self.callee_keys(node, scope)), loop, events)
+        else:
+            for child in node.children():
+                self.gather(child, scope, loop, events)
+        found = None if cls in _UNCELLED else self.key(node, scope)
+        events[at] = (None, 0, loop, len(events)) if found is None else (found[0], found[1], loop, len(events))
+
+    def inlined(self, node) -> bool:
+        """Whether ``function_call`` writes this call's callee inline."""
+        name = node.name
+        return (name in self.fnames and len(node.args) == len(self.rules.functions[name][0])
+                and self.is_inlinable(name))
+
+    def callee_keys(self, node, scope) -> dict:
+        """The keys of an inlined callee's parameters (and self), from its call's values."""
+        params = self.rules.functions[node.name][0]
+        keys = {p: found for p, arg in zip(params, node.args)
+                if (found := self.key(arg, scope)) is not None}
+        if self.reads_self(node.name):
+            me = scope.keys.get("self") if "self" in scope.names and not scope.dynamic else _SELF_KEY
+            if me is not None:
+                keys["self"] = me
+        return keys
+
+    def key(self, node, scope):
+        """(key, level, loop) of the value ``node`` has in ``scope``: its syntax with each name
+        replaced by what it is bound to, the deepest generator it reads (its level, and that
+        generator's id as ``loop``; 0 and None: none); None when it may not be kept (it is not
+        pure, holds a generator, or reads a value no key names)."""
+        cls = node.__class__
+        if cls is ast.Literal:
+            return ("lit", type(node.value), node.value), 0, None
+        if cls is ast.Name:
+            if node.id in scope.names:
+                return scope.keys.get(node.id)
+            return ("env" if scope.dynamic else "name", node.id), 0, None
+        if cls is ast.Generator:
+            return None
+        if cls is ast.Function:
+            name = node.name
+            if name in self.rules.functions:
+                if name not in self.fnames or len(node.args) != len(self.rules.functions[name][0]) \
+                        or not self.is_pure(name):
+                    return None
+            elif not self.pure_call(node):
+                return None
+            head, parts = ("call", name), node.args
+        elif cls is ast.Attribute:
+            if self.conditions(node.name):
+                return None
+            head, parts = (".", node.name), (node.obj,)
+        elif cls is ast.DictExpr:
+            head, parts = ("{}",) + tuple(k for k, _ in node.pairs), [v for _, v in node.pairs]
+        elif cls is ast.BinOp or cls is ast.BoolOp:
+            head, parts = (cls.__name__, node.op), (node.left, node.right)
+        else:                                          # Index, ListExpr, Conditional, Not, Negate
+            head, parts = (cls.__name__,), node.children()
+        keys, level, loop = [head], 0, None
+        for part in parts:
+            found = self.key(part, scope)
+            if found is None:
+                return None
+            keys.append(found[0])
+            if found[1] > level:
+                level, loop = found[1], found[2]
+        return tuple(keys), level, loop
 
     def plain_key(self, node) -> bool:
         """``get(r, "key", d)`` whose key is a text that no record holds as a condition."""
         key = node.args[1] if len(node.args) == 3 else None
         return key.__class__ is ast.Literal and type(key.value) is str and not self.conditions(key.value)
 
-    def inline(self, name: str, args: list, scope, d: int) -> str:
-        """The body of ruleset function ``name`` with its parameters bound to ``args``."""
-        params, tree = self.rules.functions[name]
-        if not self.reads_self(name):
-            return self.expr(tree, _Scope(dict(zip(params, args)), dynamic=False), d)
+    def inline(self, node, args: list, scope, d: int) -> str:
+        """The body of ruleset function ``node.name`` with its parameters bound to ``args``."""
+        params, tree = self.rules.functions[node.name]
+        keys = self.callee_keys(node, scope)
+        if not self.reads_self(node.name):
+            return self.expr(tree, _Scope(dict(zip(params, args)), False, keys), d)
         me = scope.names.get("self")
         if me is None or scope.dynamic:                # as the function sees it: the thread's self
             me = self.fresh("v")
             self.line(d, f"{me} = ctx.env.get({self.const('self')})")
-        return self.expr(tree, _Scope(dict(zip(params, args), self=me), dynamic=False), d)
+        return self.expr(tree, _Scope(dict(zip(params, args), self=me), False, keys), d)
 
     def mechanic(self, name: str, values: str, d: int, t: str | None = None) -> str:
         """A call of a registered function; a Python error in it is judged by ``misuse``."""
@@ -1192,15 +1329,13 @@ class _Generator:
         items = self.fresh()                         # a fresh local: it may be assigned again
         self.line(d, f"{items} = {self.expr(node.iterable, scope, d)}")
         var = self.fresh("v")
-        inner = scope.bind(node.var, var)
-        cells = self.invariants(node)
-        for cell in cells.values():
-            self.line(d, f"{cell} = NK")
-        self.hoisted.append(cells)
-        try:
-            return self.generator_loop(node, name, items, var, inner, d)
-        finally:
-            self.hoisted.pop()
+        inner = scope.bind(node.var, var, (("var", id(node)), self.loop_level(scope) + 1, id(node)))
+        return self.generator_loop(node, name, items, var, inner, d)
+
+    @staticmethod
+    def loop_level(scope) -> int:
+        """How many generators' variables the scope has bound (the cells' levels)."""
+        return max((found[1] for found in scope.keys.values()), default=0)
 
     def generator_loop(self, node, name, items, var, inner, d):
         fn = FUNCTIONS[name].fn
@@ -1214,12 +1349,14 @@ class _Generator:
         self.line(d, "else:")
         self.line(d + 1, f"{items} = ITEMS(ctx, {items})")
         self.line(d, f"for {var} in {items}:")
+        mark = len(self.lines)
         body = d + 1
         if node.cond is not None:
             cond = self.expr(node.cond, inner, body)
             self.line(body, f"if {cond}:")
             body += 1
         element = self.expr(node.element, inner, body)
+        self.init_cells(mark, d + 1, id(node))
         if early is None:
             self.line(body, f"{t}.append({element})")
             values = self.fresh()
@@ -1321,6 +1458,8 @@ _GAME = re.compile(r"\bctx\.game\b")
 _STATE = re.compile(r"\bctx\.game\.state\b")
 
 _LEAVES = (ast.Literal, ast.Name)
+_UNCELLED = (ast.Literal, ast.Name, ast.ListExpr, ast.DictExpr, ast.Generator)   # never a cell
+_SELF_KEY = (("self",), 0, None)       # the acting player, as ``ctx.env.get('self')`` gives it
 
 
 def _walk(tree):
@@ -1403,13 +1542,16 @@ _ROOM_INLINE = {
 class _Scope:
     """The effect-language locals that are Python locals here; ``dynamic``: others are in ``env``."""
 
-    __slots__ = ("names", "dynamic")
+    __slots__ = ("names", "dynamic", "keys")
 
-    def __init__(self, names: dict, dynamic: bool):
+    def __init__(self, names: dict, dynamic: bool, keys: dict | None = None):
         self.names, self.dynamic = names, dynamic
+        self.keys = keys if keys is not None else {}   # name -> its value's ``key`` (common parts)
 
-    def bind(self, name: str, local: str) -> "_Scope":
-        return _Scope({**self.names, name: local}, self.dynamic)
+    def bind(self, name: str, local: str, key=None) -> "_Scope":
+        keys = {**self.keys, name: key} if key is not None else {
+            k: v for k, v in self.keys.items() if k != name}
+        return _Scope({**self.names, name: local}, self.dynamic, keys)
 
 
 def _is_name(text: str) -> bool:
