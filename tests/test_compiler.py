@@ -131,6 +131,17 @@ def test_a_part_written_twice_is_worked_out_once_where_first_reached(monkeypatch
         reference.evaluate('if 1 < 2 then double("a") else double("a")')
     assert str(raised.value) == str(expected.value)
 
+def test_a_grids_geometry_read_inline_gives_what_its_functions_give(monkeypatch):
+    """rooms, row, column, sides, adjacent and a side's across come from the geometry made once
+    when generated code has it; values (and those of a room given for a grid) as the closures'."""
+    texts = ['rooms(board)', 'row(board, 2) + column(board, 3) + row(board, 9) + column(board, "a")',
+             'sides(room(board, 2, 2))', 'list(s.across for s in sides(room(board, 1, 3)))',
+             'flatten(list(sides(r) for r in adjacent(room(board, 1, 1))))', 'rooms(room(board, 3, 3))',
+             'list(s.room for s in sides(room(board, 3, 1)) if s.across == none)',
+             '"ab" + "cd" + text(1) + "e"', '[1] + [2, 3] + list(x for x in [4])']
+    _same_values(texts, *_both_ways(monkeypatch, RULESETS / "ttt"))
+
+
 def test_dice_are_never_kept_or_inlined(tmp_path, monkeypatch):
     """roll() advances the stream: a generator rolls once per item and a function that rolls is
     called (its value kept for the statement, as the closures keep it), never inlined."""

@@ -35,9 +35,11 @@ import sys
 from ..dsl import ast, kinds, lark_cache
 from ..mechanics import ATTRIBUTES, FUNCTIONS, VERBS, core
 from ..mechanics import zones
+from ..mechanics import grids
 from ..mechanics.grids import ROOM_READERS, SIDE_READERS, _Geometry, edge_key
+from ..model import limits
 from ..model.limits import _SMALL as SMALL, number, sized
-from ..model.values import Condition, Player, Room, RuleError, Side, Zone, describe, items_of, truth
+from ..model.values import Condition, Grid, Player, Room, RuleError, Side, Zone, describe, items_of, truth
 from . import budget
 from .compile import _BASIC, _MISSING, _PYTHON_ERRORS, _divide, _equal, _int, _member, _plus, misuse
 
@@ -320,7 +322,8 @@ class _Generator:
             "RuleError": RuleError, "Zone": Zone, "Room": Room, "Side": Side, "Player": Player,
             "CELL": _cells(rules), "CELL_KEY": _cell_key, "CONDITION": _condition_reader(Ctx, evaluate),
             "TRUTH": truth, "ITEMS": _items, "ENTITIES": rules.entities, "Condition": Condition,
-            "EDGE": _edges(rules), "EDGE_KEY": _edge_key,
+            "EDGE": _edges(rules), "EDGE_KEY": _edge_key, "GEO": grids.geometries(rules), "Grid": Grid,
+            "LIMITS": limits,
             "ZONE_OP": _zone_binop, "CMP_ERROR": _compare_error, "FAIL": _fail,
             "NUMBER": number, "SIZED": sized, "INT": _int, "DIVIDE": _divide, "PLUS": _plus,
             "MISUSE": misuse, "PYERR": _PYTHON_ERRORS, "BUDGET": budget, "NK": _MISSING,
@@ -945,7 +948,7 @@ class _Generator:
         if name in SIDE_READERS and may_be(Side):
             line(d, f"{word} type({obj}) is Side:")
             line(d + 1, f"{t} = " + self.keys(_SIDE_INLINE.get(name, "{reader}(ctx, {v})").format(
-                v=obj, reader=self.const(SIDE_READERS[name]))))
+                v=obj, t=t, reader=self.const(SIDE_READERS[name]))))
             word = "elif"
         if may_be(dict):
             line(d, f"{word} type({obj}) is dict and {k} in {obj}:")
@@ -1064,7 +1067,7 @@ class _Generator:
         t = self.fresh()                              # the common cases inline, the function else
         word = "if"
         for _, guard, value in cases:
-            self.line(d, f"{word} {self.keys(guard.format(*args))}:")
+            self.line(d, f"{word} {self.keys(guard.format(*args, t=t))}:")
             self.line(d + 1, f"{t} = {self.keys(value.format(*args, t=t))}")
             word = "elif"
         self.line(d, "else:")
@@ -1380,27 +1383,42 @@ class _Generator:
                 fast = same if op == "==" else f"(not {same})"
                 return f"(ZONE_OP({k}, {a}, {b}, ctx) if type({a}) is Zone or type({b}) is Zone else {fast})"
             if op == "+":
-                return self.arithmetic(a, b, "+", f"ZONE_OP({k}, {a}, {b}, ctx)", d, lists=True)
+                return self.arithmetic(a, b, "+", f"ZONE_OP({k}, {a}, {b}, ctx)", d, lists=True, node=node)
             test = f"{a} in {b}" if op == "in" else f"{a} not in {b}"
             return f"({test} if type({b}) is list and type({a}) is not Zone else ZONE_OP({k}, {a}, {b}, ctx))"
         if op in ("<", "<=", ">", ">="):
             return f"({a} {op} {b} if type({a}) is int and type({b}) is int else CMP_ERROR({k}, {a}, {b}))"
         if op in ("-", "*"):
-            return self.arithmetic(a, b, op, f"NUMBER(INT({a}, {k}) {op} INT({b}, {k}))", d)
+            return self.arithmetic(a, b, op, f"NUMBER(INT({a}, {k}) {op} INT({b}, {k}))", d, node=node)
         return f"DIVIDE({a}, {b}, {k})"
 
-    def arithmetic(self, a: str, b: str, op: str, otherwise: str, d: int, lists: bool = False) -> str:
+    def arithmetic(self, a: str, b: str, op: str, otherwise: str, d: int, lists: bool = False,
+                   node=None) -> str:
         """``a op b`` on two numbers without a call (the size checked only past 64 bits, as
-        ``limits.number`` does), and, with ``lists``, two lists joined (their size checked);
-        ``otherwise`` for any other values (and their errors)."""
+        ``limits.number`` does), and, with ``lists``, two lists or two texts joined (their size
+        checked); ``otherwise`` for any other values (and their errors). A literal operand of
+        ``node`` leaves out the branches its type cannot take."""
+        literals = {type(side.value) for side in (node.left, node.right)
+                    if side.__class__ is ast.Literal} if node is not None else set()
         t = self.fresh()
-        self.line(d, f"if type({a}) is int and type({b}) is int:")
-        self.line(d + 1, f"{t} = {a} {op} {b}")
-        self.line(d + 1, f"if not -SMALL < {t} < SMALL:")
-        self.line(d + 2, f"{t} = NUMBER({t})")
-        if lists:
-            self.line(d, f"elif type({a}) is list and type({b}) is list:")
-            self.line(d + 1, f"{t} = SIZED({a} + {b})")
+        word = "if"
+        if not literals - {int}:
+            self.line(d, f"if type({a}) is int and type({b}) is int:")
+            self.line(d + 1, f"{t} = {a} {op} {b}")
+            self.line(d + 1, f"if not -SMALL < {t} < SMALL:")
+            self.line(d + 2, f"{t} = NUMBER({t})")
+            word = "elif"
+        for kind, limit in (("list", "MAX_ITEMS"), ("str", "MAX_CHARS")) if lists else ():
+            if literals - {kind}:
+                continue
+            self.line(d, f"{word} type({a}) is {kind} and type({b}) is {kind}:")
+            self.line(d + 1, f"{t} = {a} + {b}")
+            self.line(d + 1, f"if len({t}) > LIMITS.{limit}:")
+            self.line(d + 2, f"{t} = SIZED({t})")
+            word = "elif"
+        if word == "if":
+            self.line(d, f"{t} = {otherwise}")
+            return t
         self.line(d, "else:")
         self.line(d + 1, f"{t} = {otherwise}")
         return t
@@ -1474,6 +1492,9 @@ _DEEPEST_FRAMES = 16       # a block's loops run through: at most 8 inside one a
 _DEEPEST_INDENT = 48       # ...and their ifs and elifs this many indents deep (Python's limits: 20, 100)
 _INLINE_NODES = 60         # the largest function body (in syntax nodes) written at its call sites
 
+_GEO = "type({v}) is Grid and ({t} := GEO.get(({v}.grid, {v}.of))) is not None"
+_GEO_ROOM = "type({v}) is Room and ({t} := GEO.get(({v}.grid, {v}.of))) is not None"
+
 # Registered functions whose common case is written inline: fn -> (number of values, the case
 # (a Python test over the values' locals {0}, {1}...), its value there); any other values go
 # to the function itself, its errors with them. Each case gives what the function gives.
@@ -1486,6 +1507,17 @@ _FAST = {
     (core.get, "record"): (3, "type({0}) is str and type({1}) is str and {1} != 'id' and {0} in ENTITIES "
                               "and type(ENTITIES[{0}].get({1})) is not Condition",      # a plain field
                            "ENTITIES[{0}].get({1}, {2})"),
+    # A grid's rooms and lines, a room's sides and neighbours: from its geometry, made once (the
+    # function itself makes it, and reads anything that is not a grid's or a room's own).
+    grids.rooms: (1, _GEO.format(v="{0}", t="{t}"), "{t}.rooms"),
+    grids.row: (2, _GEO.format(v="{0}", t="{t}"), "{t}.rows.get({1}, [])"),
+    grids.column: (2, _GEO.format(v="{0}", t="{t}"), "{t}.cols.get({1}, [])"),
+    grids.tagged: (2, _GEO.format(v="{0}", t="{t}") + " and type({1}) is str and {1} in {t}.tagged",
+                   "{t}.tagged[{1}]"),
+    grids.sides: (1, _GEO_ROOM.format(v="{0}", t="{t}") + " and ({t} := {t}.sides.get(({0}.r, {0}.c))) is not None",
+                  "{t}"),
+    grids.adjacent: (1, _GEO_ROOM.format(v="{0}", t="{t}") + " and ({t} := {t}.adjacent.get(({0}.r, {0}.c))) is not None",
+                     "{t}"),
     zones.top: (1, "type({0}) is Zone and {0}.n is not None",      # one pile of a group: its list
                 "{t}[0] if ({t} := (ctx.game.state['zones'] if {0}.of is None else "
                 "ctx.game.state['players'][{0}.of]['zones'])[{0}.name][{0}.n - 1]) else None"),
@@ -1501,6 +1533,8 @@ _ITEM = ("(ctx.game.state['grids'] if {v}.of is None else ctx.game.state['player
 # key, as ``grids.edge_key`` names it, from a table made once).
 _SIDE_INLINE = {
     "room": "Room({v}.grid, {v}.of, {v}.r, {v}.c)",
+    "across": ("{reader}(ctx, {v}) if ({t} := GEO.get(({v}.grid, {v}.of))) is None "       # its geometry's
+               "or ({t} := {t}.across.get(({v}.r, {v}.c, {v}.side), NK)) is NK else {t}"),
     "side": "{v}.side",
     "walled": ("((EDGE.get(({v}.r, {v}.c, {v}.side)) or EDGE_KEY({v})) in (ctx.game.state['grids'] if {v}.of is None "
                "else ctx.game.state['players'][{v}.of]['grids'])[{v}.grid]['walls'])"),
