@@ -138,7 +138,10 @@ def test_a_grids_geometry_read_inline_gives_what_its_functions_give(monkeypatch)
              'sides(room(board, 2, 2))', 'list(s.across for s in sides(room(board, 1, 3)))',
              'flatten(list(sides(r) for r in adjacent(room(board, 1, 1))))', 'rooms(room(board, 3, 3))',
              'list(s.room for s in sides(room(board, 3, 1)) if s.across == none)',
-             '"ab" + "cd" + text(1) + "e"', '[1] + [2, 3] + list(x for x in [4])']
+             '"ab" + "cd" + text(1) + "e"', '[1] + [2, 3] + list(x for x in [4])',
+             'list(r.name for r in column(board, 2))', 'text("a", "", 1, none, room(board, 1, 2))',
+             'count(r for r in rooms(board) if r.col > 1)', 'count(1 for r in rooms(board))',
+             'flatten([[1], [], [2, 3]])']
     _same_values(texts, *_both_ways(monkeypatch, RULESETS / "ttt"))
 
 

@@ -39,7 +39,8 @@ from ..mechanics import grids
 from ..mechanics.grids import ROOM_READERS, SIDE_READERS, _Geometry, edge_key
 from ..model import limits
 from ..model.limits import _SMALL as SMALL, number, sized
-from ..model.values import Condition, Grid, Player, Room, RuleError, Side, Zone, describe, items_of, truth
+from ..model.values import (Condition, Grid, Player, Room, RuleError, Side, Zone, describe, items_of, room_name,
+                            truth)
 from . import budget
 from .compile import _BASIC, _MISSING, _PYTHON_ERRORS, _divide, _equal, _int, _member, _plus, misuse
 
@@ -320,7 +321,7 @@ class _Generator:
             "__builtins__": {"type": type, "bool": bool, "int": int, "str": str, "dict": dict, "list": list,
                              "len": len, "RecursionError": RecursionError},
             "RuleError": RuleError, "Zone": Zone, "Room": Room, "Side": Side, "Player": Player,
-            "CELL": _cells(rules), "CELL_KEY": _cell_key, "CONDITION": _condition_reader(Ctx, evaluate),
+            "CELL": _cells(rules), "CELL_KEY": _cell_key, "ROOM_NAMES": _room_names(rules), "CONDITION": _condition_reader(Ctx, evaluate),
             "TRUTH": truth, "ITEMS": _items, "ENTITIES": rules.entities, "Condition": Condition,
             "EDGE": _edges(rules), "EDGE_KEY": _edge_key, "GEO": grids.geometries(rules), "Grid": Grid,
             "LIMITS": limits,
@@ -1344,6 +1345,7 @@ class _Generator:
         fn = FUNCTIONS[name].fn
         early = {core.any_of: "True", core.all_of: "False"}.get(fn)
         t = self.fresh()
+        start = len(self.lines)
         self.line(d, f"{t} = {'[]' if early is None else 'not ' + early}")
         self.line(d, f"if type({items}) is list:")            # the common case, without a call
         self.line(d + 1, f"ctx.game.steps -= len({items})")
@@ -1360,8 +1362,14 @@ class _Generator:
             body += 1
         element = self.expr(node.element, inner, body)
         self.init_cells(mark, d + 1, id(node))
+        if fn is core.count and _is_name(element):          # how many: no list needed
+            self.lines[start] = "    " * d + f"{t} = 0"
+            self.line(body, f"{t} += 1")
+            return t
         if early is None:
             self.line(body, f"{t}.append({element})")
+            if fn is core.as_list:                          # a new list already: no copy
+                return t
             values = self.fresh()
             self.line(d, f"{values} = [{t}]")
             return self.mechanic(name, values, d)
@@ -1556,6 +1564,12 @@ def _cell_key(room) -> str:
     return f"{room.r},{room.c}"
 
 
+def _room_names(rules) -> dict:
+    """{(row, col): a room's name there} for every cell of the ruleset's grids (``describe``)."""
+    return {(r, c): room_name(Room("", None, r, c)) for spec in rules.grids.values()
+            for r in range(1, spec["rows"] + 1) for c in range(1, spec["cols"] + 1)}
+
+
 def _cells(rules) -> dict:
     """{(row, col): its key} for every cell of the ruleset's grids."""
     return {(r, c): f"{r},{c}" for spec in rules.grids.values()
@@ -1570,6 +1584,7 @@ _ROOM_INLINE = {
     "item": _ITEM,
     "empty": f"({_ITEM} is None)",
     "tags": "{tags}[{v}.grid][{v}.r, {v}.c]",
+    "name": "ROOM_NAMES.get(({v}.r, {v}.c)) or {reader}(ctx, {v})",
 }
 
 
