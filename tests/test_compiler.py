@@ -97,6 +97,16 @@ def test_an_expression_gives_the_same_value_either_way(monkeypatch):
     _same_values(texts, *_both_ways(monkeypatch, RULESETS / "toy"))
 
 
+def test_truth_is_tested_as_the_closures_test_it(monkeypatch):
+    """A comparison's truth is taken as it is; any other value's by the language's rule (an empty
+    zone or list is false), in and/or, if/then/else, not and a choice's filter alike."""
+    texts = ['if 1 < 2 and "a" in "abc" then 1 else 2', '(1 == 2) or "x"', '[] or 3', 'not []',
+             'if [] then 1 else 2', 'if discard then 1 else 2', 'not discard', 'deck and 1',
+             'discard or (2 > 1)', 'not (1 == 1 and 2 != 2)', 'if (1 < 2 or discard) then deck else 0',
+             'count(x for x in [1, 2, 3] if not (x < 2) and x != 3)']
+    _same_values(texts, *_both_ways(monkeypatch, RULESETS / "toy"))
+
+
 def test_loop_invariant_parts_and_inlined_functions_give_the_same_values(monkeypatch):
     """Parts of a generator that do not read its variable are worked out once; small functions
     are written where they are called: the values are those of the closures."""

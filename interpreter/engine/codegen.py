@@ -524,7 +524,7 @@ class _Generator:
             self.init_cells(inits, 1, None)
         finally:
             self.cells = None
-        self.line(2, f"if {cond} is True or ({cond} is not False and TRUTH({cond}, ctx.game.state)):")
+        self.line(2, f"if {self.holds(cond, node.cond)}:")
         self.line(3, f"out.append({var})")
         self.line(1, "return out")
         self.hot_locals(mark)
@@ -881,9 +881,16 @@ class _Generator:
         return self.pure[name]
 
     def component(self, kind, k: str, owner: str) -> str:
-        """A component's value: read from the state directly when its kind says how (``read``)."""
+        """A component's value: read from the state directly when its kind says how (``read``);
+        a player's reference (``pure``: a grid, a zone) made once per seat and kept."""
         if kind.read is not None:
             return self.keys(kind.read.format(state="ctx.game.state", name=k, owner=owner))
+        if kind.pure and owner != "None":
+            made = self.pure.get((k, "made"))
+            if made is None:
+                made = self.pure[k, "made"] = self.const(_Made(kind.value, self.namespace[k]))
+            t = self.fresh()
+            return f"({t} if ({t} := {made}.get({owner}, NK)) is not NK else {made}.make(ctx, {owner}))"
         return f"{self.const(kind.value)}(ctx, {k}, {owner})"
 
     def my_seat(self, scope, d: int) -> str:
@@ -1448,7 +1455,9 @@ class _Generator:
         t = self.fresh()                               # a fresh local: it is assigned again below
         self.line(d, f"{t} = {self.expr(node.left, scope, d)}")
         if node.op == "and":
-            self.line(d, f"if {t} is True or ({t} is not False and TRUTH({t}, ctx.game.state)):")
+            self.line(d, f"if {self.holds(t, node.left)}:")
+        elif self.is_bool(node.left):
+            self.line(d, f"if not {t}:")
         else:
             self.line(d, f"if {t} is False or not ({t} is True or TRUTH({t}, ctx.game.state)):")
         if self.tracing:
@@ -1460,7 +1469,7 @@ class _Generator:
     def conditional(self, node, scope, d):
         cond = self.atom(node.cond, scope, d)
         t = self.fresh()
-        self.line(d, f"if {cond} is True or ({cond} is not False and TRUTH({cond}, ctx.game.state)):")
+        self.line(d, f"if {self.holds(cond, node.cond)}:")
         if self.tracing:
             self.line(d + 1, f"TRACE(ctx, {self.const(node)}, 'then')")
         self.line(d + 1, f"{t} = {self.expr(node.then, scope, d + 1)}")
@@ -1472,7 +1481,31 @@ class _Generator:
 
     def not_expr(self, node, scope, d):
         a = self.atom(node.operand, scope, d)
+        if self.is_bool(node.operand):
+            return f"(not {a})"
         return f"((not {a}) if type({a}) is bool else not TRUTH({a}, ctx.game.state))"
+
+    def holds(self, value: str, node) -> str:
+        """The Python test of whether ``value`` (of ``node``) counts as true (a zone by its cards)."""
+        if self.is_bool(node):
+            return value
+        return f"{value} is True or ({value} is not False and TRUTH({value}, ctx.game.state))"
+
+    def is_bool(self, node) -> bool:
+        """Whether ``node``'s value is always true or false, by its syntax alone (a comparison,
+        ``not``, a literal, and/or and if/then/else of those): its truth needs no test."""
+        cls = node.__class__
+        if cls is ast.BinOp:
+            return node.op in ("==", "!=", "<", "<=", ">", ">=", "in", "not in")
+        if cls is ast.Not:
+            return True
+        if cls is ast.Literal:
+            return type(node.value) is bool
+        if cls is ast.BoolOp:
+            return self.is_bool(node.left) and self.is_bool(node.right)
+        if cls is ast.Conditional:
+            return self.is_bool(node.then) and self.is_bool(node.orelse)
+        return False
 
     def negate(self, node, scope, d):
         a = self.expr(node.operand, scope, d)
@@ -1605,6 +1638,21 @@ class _Scope:
 
 def _is_name(text: str) -> bool:
     return text.isidentifier()
+
+
+class _Made(dict):
+    """{seat: the reference a pure component kind makes for it} (its value reads no state, and
+    engine values never change, so one value per seat serves every game of the ruleset)."""
+
+    def __init__(self, value, name: str):
+        super().__init__()
+        self.value, self.name = value, name
+
+    def make(self, ctx, owner):
+        made = self.value(ctx, self.name, owner)
+        if type(owner) is int:
+            self[owner] = made
+        return made
 
 
 def _adapter(name: str, arity: int, fn):
