@@ -348,6 +348,7 @@ class _Generator:
         self.condition_fields: dict = {}   # attribute -> {record id: its condition's expression}
         self.cells: dict | None = None     # per root being written: {key of a common part: its cell}
         self.cell_inits: dict = {}         # generator node id (None: the root) -> cells made NK there
+        self.keys_seen: dict = {}          # (id(node), id(scope)) -> (scope, its key), per root
 
     # ------------------------------------------------------------ names in the source
     def const(self, value) -> str:
@@ -523,7 +524,7 @@ class _Generator:
             self.init_cells(inits + 1, 2, id(node))
             self.init_cells(inits, 1, None)
         finally:
-            self.cells = None
+            self.cells, self.keys_seen = None, {}
         self.line(2, f"if {self.holds(cond, node.cond)}:")
         self.line(3, f"out.append({var})")
         self.line(1, "return out")
@@ -1178,12 +1179,13 @@ class _Generator:
             result = self.expr(tree, scope, d)
             self.init_cells(mark, d, None)
         finally:
-            self.cells = None
+            self.cells, self.keys_seen = None, {}
         return result
 
     def begin_cells(self, tree, scope, loop: int, pure: bool | None = None) -> None:
         if pure is None:
             pure = all(self.pure_node(n) for n in _walk(tree))
+        self.keys_seen = {}
         self.cells = self.plan_cells(tree, scope, loop) if pure and not self.tracing else None
         self.cell_inits = {}
 
@@ -1265,6 +1267,16 @@ class _Generator:
         return keys
 
     def key(self, node, scope):
+        """``_key``, kept per node and scope while one root is written (each part's key is asked
+        again for every part around it)."""
+        entry = self.keys_seen.get((id(node), id(scope)))
+        if entry is not None and entry[0] is scope:
+            return entry[1]
+        found = self._key(node, scope)
+        self.keys_seen[id(node), id(scope)] = (scope, found)     # the scope kept: its id stays its own
+        return found
+
+    def _key(self, node, scope):
         """(key, level, loop) of the value ``node`` has in ``scope``: its syntax with each name
         replaced by what it is bound to, the deepest generator it reads (its level, and that
         generator's id as ``loop``; 0 and None: none); None when it may not be kept (it is not
