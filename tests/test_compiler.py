@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -96,6 +97,16 @@ def test_an_expression_gives_the_same_value_either_way(monkeypatch):
     _same_values(texts, *_both_ways(monkeypatch, RULESETS / "toy"))
 
 
+def test_truth_is_tested_as_the_closures_test_it(monkeypatch):
+    """A comparison's truth is taken as it is; any other value's by the language's rule (an empty
+    zone or list is false), in and/or, if/then/else, not and a choice's filter alike."""
+    texts = ['if 1 < 2 and "a" in "abc" then 1 else 2', '(1 == 2) or "x"', '[] or 3', 'not []',
+             'if [] then 1 else 2', 'if discard then 1 else 2', 'not discard', 'deck and 1',
+             'discard or (2 > 1)', 'not (1 == 1 and 2 != 2)', 'if (1 < 2 or discard) then deck else 0',
+             'count(x for x in [1, 2, 3] if not (x < 2) and x != 3)']
+    _same_values(texts, *_both_ways(monkeypatch, RULESETS / "toy"))
+
+
 def test_loop_invariant_parts_and_inlined_functions_give_the_same_values(monkeypatch):
     """Parts of a generator that do not read its variable are worked out once; small functions
     are written where they are called: the values are those of the closures."""
@@ -105,6 +116,43 @@ def test_loop_invariant_parts_and_inlined_functions_give_the_same_values(monkeyp
     compiled, reference, program = _both_ways(monkeypatch, RULESETS / "toy")
     assert program.generator.is_inlinable("double")
     _same_values(texts, compiled, reference, program)
+
+
+
+def test_a_part_written_twice_is_worked_out_once_where_first_reached(monkeypatch):
+    """The same pure part twice in one expression (or twice through inlined functions, or in a
+    loop whose variable it does not read) gets one cell: the values are the closures', a part
+    only a later arm reaches raises nothing before it, and a dice roll is never kept."""
+    compiled, reference, program = _both_ways(monkeypatch, RULESETS / "toy")
+    texts = ['if double(3) > 4 then double(3) + 1 else 0', 'double(double(2)) + double(2) * 2',
+             'count(x for x in [1, 2, 3] if double(x) > 2 and double(x) < 6)',
+             'false and double("a") > 1 or double(2) == 4',
+             'list(count(y for y in [x, 1, double(x)] if y > double(1)) + double(x) for x in [1, 2, 3])']
+    _same_values(texts, compiled, reference, program)
+    for text, cells in (('if double(3) > 4 then double(3) + 1 else 0', 1),
+                        ('count(x for x in [1, 2, 3] if double(x) > 2 and double(x) < 6)', 1),
+                        ('roll(6) + roll(6)', 0)):
+        before = len(program.source)
+        assert program.add(parse_expression(text)) is not None
+        assert len(re.findall(r"\bh\d+ = NK\b", program.source[before:])) == cells, text
+    with pytest.raises(RuleError) as raised:                       # an error where first reached
+        compiled.evaluate('if 1 < 2 then double("a") else double("a")')
+    with pytest.raises(RuleError) as expected:
+        reference.evaluate('if 1 < 2 then double("a") else double("a")')
+    assert str(raised.value) == str(expected.value)
+
+def test_a_grids_geometry_read_inline_gives_what_its_functions_give(monkeypatch):
+    """rooms, row, column, sides, adjacent and a side's across come from the geometry made once
+    when generated code has it; values (and those of a room given for a grid) as the closures'."""
+    texts = ['rooms(board)', 'row(board, 2) + column(board, 3) + row(board, 9) + column(board, "a")',
+             'sides(room(board, 2, 2))', 'list(s.across for s in sides(room(board, 1, 3)))',
+             'flatten(list(sides(r) for r in adjacent(room(board, 1, 1))))', 'rooms(room(board, 3, 3))',
+             'list(s.room for s in sides(room(board, 3, 1)) if s.across == none)',
+             '"ab" + "cd" + text(1) + "e"', '[1] + [2, 3] + list(x for x in [4])',
+             'list(r.name for r in column(board, 2))', 'text("a", "", 1, none, room(board, 1, 2))',
+             'count(r for r in rooms(board) if r.col > 1)', 'count(1 for r in rooms(board))',
+             'flatten([[1], [], [2, 3]])']
+    _same_values(texts, *_both_ways(monkeypatch, RULESETS / "ttt"))
 
 
 def test_dice_are_never_kept_or_inlined(tmp_path, monkeypatch):

@@ -34,10 +34,12 @@ import sys
 
 from ..dsl import ast, kinds, lark_cache
 from ..mechanics import ATTRIBUTES, FUNCTIONS, VERBS, core
-from ..mechanics import programs, zones
+from ..mechanics import grids, programs, zones
 from ..mechanics.grids import ROOM_READERS, SIDE_READERS, _Geometry, edge_key
+from ..model import limits
 from ..model.limits import _SMALL as SMALL, number, sized
-from ..model.values import Condition, Player, Room, RuleError, Side, Zone, describe, items_of, truth
+from ..model.values import (Condition, Grid, Player, Room, RuleError, Side, Zone, describe, items_of, room_name,
+                            truth)
 from . import budget
 from .compile import _BASIC, _MISSING, _PYTHON_ERRORS, _divide, _equal, _int, _member, _plus, misuse
 
@@ -338,9 +340,10 @@ class _Generator:
             "__builtins__": {"type": type, "bool": bool, "int": int, "str": str, "dict": dict, "list": list,
                              "len": len, "RecursionError": RecursionError},
             "RuleError": RuleError, "Zone": Zone, "Room": Room, "Side": Side, "Player": Player,
-            "CELL": _cells(rules), "CELL_KEY": _cell_key, "CONDITION": _condition_reader(Ctx, evaluate),
+            "CELL": _cells(rules), "CELL_KEY": _cell_key, "ROOM_NAMES": _room_names(rules), "CONDITION": _condition_reader(Ctx, evaluate),
             "TRUTH": truth, "ITEMS": _items, "ENTITIES": rules.entities, "Condition": Condition,
-            "EDGE": _edges(rules), "EDGE_KEY": _edge_key,
+            "EDGE": _edges(rules), "EDGE_KEY": _edge_key, "GEO": grids.geometries(rules), "Grid": Grid,
+            "LIMITS": limits,
             "ZONE_OP": _zone_binop, "CMP_ERROR": _compare_error, "FAIL": _fail,
             "NUMBER": number, "SIZED": sized, "INT": _int, "DIVIDE": _divide, "PLUS": _plus,
             "MISUSE": misuse, "PYERR": _PYTHON_ERRORS, "BUDGET": budget, "NK": _MISSING,
@@ -363,9 +366,11 @@ class _Generator:
         self.pure_functions: dict = {}     # ruleset function -> whether it reads and never rolls
         self.self_readers: dict = {}       # ruleset function -> whether it may read self (``reads_self``)
         self.condition_fields: dict = {}   # attribute -> {record id: its condition's expression}
-        self.hoisted: list = []            # per generator being written: {id(node): its cell}
         self.runners: set = set()          # node ids of blocks that blocks run directly (``run_block``)
         self.filter_names: dict = {}       # id(choose) -> the name of its options' function
+        self.cells: dict | None = None     # per root being written: {key of a common part: its cell}
+        self.cell_inits: dict = {}         # generator node id (None: the root) -> cells made NK there
+        self.keys_seen: dict = {}          # (id(node), id(scope)) -> (scope, its key), per root
 
     # ------------------------------------------------------------ names in the source
     def const(self, value) -> str:
@@ -458,7 +463,9 @@ class _Generator:
         local = {p: self.fresh("v") for p in params}
         me = self.fresh("v")
         selfless = not self.reads_self(name)
-        scope = _Scope(local if selfless else dict(local, self=me), dynamic=False)
+        keys = {p: (("param", p), 0, None) for p in params}
+        scope = _Scope(local if selfless else dict(local, self=me), dynamic=False,
+                       keys=keys if selfless else dict(keys, self=_SELF_KEY))
         args = ", ".join(local[p] for p in params)
         line = self.line
         line(0, f"def {fname}(ctx{', ' if args else ''}{args}):")
@@ -487,7 +494,7 @@ class _Generator:
         line(3, f"raise BUDGET.call_exceeded(game, {self.const(tree)})")
         line(1, "game.depth = depth + 1")
         line(1, "try:")
-        result = self.expr(tree, scope, 2)
+        result = self.with_cells(tree, scope, 2, pure=self.is_pure(name))
         line(2, f"value = {result}")
         line(1, "except RecursionError:")
         line(2, "raise BUDGET.call_error(game) from None")
@@ -520,7 +527,7 @@ class _Generator:
         self.line(0, f"def {name}(ctx):")
         mark = len(self.lines)
         self.line(1, "env = ctx.env")
-        result = self.expr(tree, _Scope({}, dynamic=True), 1)
+        result = self.with_cells(tree, _Scope({}, dynamic=True), 1)
         self.line(1, f"return {result}")
         self.hot_locals(mark)
 
@@ -534,9 +541,17 @@ class _Generator:
         mark = len(self.lines)
         self.line(1, "env = ctx.env")
         self.line(1, "out = []")
+        inits = len(self.lines)
         self.line(1, f"for {var} in values:")
-        cond = self.atom(node.cond, _Scope({node.var: var}, dynamic=True), 2)
-        self.line(2, f"if {cond} is True or ({cond} is not False and TRUTH({cond}, ctx.game.state)):")
+        scope = _Scope({node.var: var}, dynamic=True, keys={node.var: (("var", id(node)), 1, id(node))})
+        self.begin_cells(node.cond, scope, 1)
+        try:
+            cond = self.atom(node.cond, scope, 2)
+            self.init_cells(inits + 1, 2, id(node))
+            self.init_cells(inits, 1, None)
+        finally:
+            self.cells, self.keys_seen = None, {}
+        self.line(2, f"if {self.holds(cond, node.cond)}:")
         self.line(3, f"out.append({var})")
         self.line(1, "return out")
         self.hot_locals(mark)
@@ -937,14 +952,17 @@ class _Generator:
         method = _EMIT.get(node.__class__)
         if method is None:
             raise Unsupported(node.__class__.__name__)
-        if self.hoisted:
-            for cells in self.hoisted:
-                cell = cells.pop(id(node), None)
-                if cell is not None:                   # worked out once per loop (``invariants``)
-                    self.line(d, f"if {cell} is NK:")
-                    self.line(d + 1, f"{cell} = {method(self, node, scope, d + 1)}")
-                    cells[id(node)] = cell
-                    return cell
+        if self.cells and node.__class__ not in _UNCELLED:
+            found = self.key(node, scope)
+            if found is not None and found[0] in self.cells:      # a common part (``plan_cells``)
+                key, _, loop = found
+                cell = self.cells[key]
+                if cell is None:
+                    cell = self.cells[key] = self.fresh("h")
+                    self.cell_inits.setdefault(loop, []).append(cell)
+                self.line(d, f"if {cell} is NK:")
+                self.line(d + 1, f"{cell} = {method(self, node, scope, d + 1)}")
+                return cell
         return method(self, node, scope, d)
 
     def atom(self, node, scope, d: int) -> str:
@@ -1007,9 +1025,16 @@ class _Generator:
         return self.pure[name]
 
     def component(self, kind, k: str, owner: str) -> str:
-        """A component's value: read from the state directly when its kind says how (``read``)."""
+        """A component's value: read from the state directly when its kind says how (``read``);
+        a player's reference (``pure``: a grid, a zone) made once per seat and kept."""
         if kind.read is not None:
             return self.keys(kind.read.format(state="ctx.game.state", name=k, owner=owner))
+        if kind.pure and owner != "None":
+            made = self.pure.get((k, "made"))
+            if made is None:
+                made = self.pure[k, "made"] = self.const(_Made(kind.value, self.namespace[k]))
+            t = self.fresh()
+            return f"({t} if ({t} := {made}.get({owner}, NK)) is not NK else {made}.make(ctx, {owner}))"
         return f"{self.const(kind.value)}(ctx, {k}, {owner})"
 
     def my_seat(self, scope, d: int) -> str:
@@ -1075,7 +1100,7 @@ class _Generator:
         if name in SIDE_READERS and may_be(Side):
             line(d, f"{word} type({obj}) is Side:")
             line(d + 1, f"{t} = " + self.keys(_SIDE_INLINE.get(name, "{reader}(ctx, {v})").format(
-                v=obj, reader=self.const(SIDE_READERS[name]))))
+                v=obj, t=t, reader=self.const(SIDE_READERS[name]))))
             word = "elif"
         if may_be(dict):
             line(d, f"{word} type({obj}) is dict and {k} in {obj}:")
@@ -1180,7 +1205,7 @@ class _Generator:
                 return f"FAIL({self.const(message)})"
             args = self.exprs(node.args, scope, d)
             if self.is_inlinable(name):
-                return self.inline(name, args, scope, d)
+                return self.inline(node, args, scope, d)
             return f"{self.fnames[name]}(ctx{''.join(', ' + a for a in args)})"
         if name in self.rules.functions or name not in FUNCTIONS:
             raise Unsupported(name)                    # left to the closures (and their errors)
@@ -1194,7 +1219,7 @@ class _Generator:
         t = self.fresh()                              # the common cases inline, the function else
         word = "if"
         for _, guard, value in cases:
-            self.line(d, f"{word} {self.keys(guard.format(*args))}:")
+            self.line(d, f"{word} {self.keys(guard.format(*args, t=t))}:")
             self.line(d + 1, f"{t} = {self.keys(value.format(*args, t=t))}")
             word = "elif"
         self.line(d, "else:")
@@ -1271,54 +1296,188 @@ class _Generator:
 
     def pure_node(self, node) -> bool:
         cls = node.__class__
+        if cls is ast.Generator:
+            entry = FUNCTIONS.get(node.name)
+            return node.name not in self.rules.functions and entry is not None and entry.pure
         if cls is ast.Function:
             if node.name in self.rules.functions:
                 return node.name in self.fnames and self.is_pure(node.name)
             return self.pure_call(node)
         return cls is not ast.Attribute or not self.conditions(node.name)
 
-    # A generator's loop computes the parts of its condition and element that do not read its
-    # variable (and are pure: ``pure_node``) once, when first reached: ``cell = NK`` before the
-    # loop, ``if cell is NK: cell = ...`` where the part was. The value is the same each time,
-    # since nothing changes the state while an expression is worked out and nothing rolls.
+    # A part of a pure expression that occurs more than once (``card(i).kind`` in four arms, the
+    # same ``back(i)`` in two functions written inline), or that does not read the variable of a
+    # generator it is in, gets a cell: ``cell = NK`` where the values it reads are bound (the
+    # root's start, or the iteration of the generator whose variable it reads), ``if cell is NK:
+    # cell = ...`` where it was. It is worked out where it is first reached, so a part never
+    # reached raises nothing, and its value is the same each time: nothing changes the state
+    # while a pure expression is worked out, and nothing rolls. Parts are the same when their
+    # syntax is and their names are bound to the same values (``key``).
 
-    def invariants(self, node) -> dict:
-        """{id(part): a new cell} for the largest such parts of generator ``node``."""
-        cells: dict = {}
-        stack = [part for part in (node.cond, node.element) if part is not None]
-        while stack:
-            part = stack.pop()
-            cls = part.__class__
-            if cls in _LEAVES or cls is ast.Generator:
-                continue                               # nothing to gain / its own loop
-            if self.invariant(part, node.var):
-                cells[id(part)] = self.fresh("h")
-            else:
-                stack.extend(part.children())
-        return cells
+    def with_cells(self, tree, scope, d: int, pure: bool | None = None) -> str:
+        """``expr(tree)`` for a whole root, its common parts in cells (none unless all is pure)."""
+        mark = len(self.lines)
+        self.begin_cells(tree, scope, 0, pure)
+        try:
+            result = self.expr(tree, scope, d)
+            self.init_cells(mark, d, None)
+        finally:
+            self.cells, self.keys_seen = None, {}
+        return result
 
-    def invariant(self, part, var: str) -> bool:
-        for n in _walk(part):
-            cls = n.__class__
-            if cls is ast.Generator or (cls is ast.Name and n.id == var) or not self.pure_node(n):
-                return False
-        return True
+    def begin_cells(self, tree, scope, loop: int, pure: bool | None = None) -> None:
+        if pure is None:
+            pure = all(self.pure_node(n) for n in _walk(tree))
+        self.keys_seen = {}
+        self.cells = self.plan_cells(tree, scope, loop) if pure and not self.tracing else None
+        self.cell_inits = {}
+
+    def init_cells(self, mark: int, d: int, loop) -> None:
+        """``cell = NK`` at line ``mark`` for the cells bound by ``loop`` (None: the root)."""
+        cells = self.cell_inits.pop(loop, None)
+        if cells:
+            self.lines.insert(mark, "    " * d + " = ".join(cells) + " = NK")
+
+    def plan_cells(self, tree, scope, loop: int) -> dict:
+        """{key: None} for the parts of ``tree`` worth a cell: used twice, or inside a generator
+        whose variable they do not read. A part inside another one's cell is counted once."""
+        events: list = []                      # per part, in order: (key, level, loop, end)
+        self.gather(tree, scope, loop, events)
+        counts: dict = {}
+        for key, level, at, _ in events:
+            if key is not None:
+                counts[key] = counts.get(key, 0) + 1 + (level < at)
+        candidates = {key for key, n in counts.items() if n > 1}
+        uses: dict = {}
+        seen: set = set()
+
+        def visit(i: int, end: int, cap: int) -> None:
+            while i < end:
+                key, level, at, stop = events[i]
+                if key not in candidates:
+                    i += 1
+                    continue
+                uses[key] = uses.get(key, 0) + 1 + (level < min(at, cap))
+                if key not in seen:
+                    seen.add(key)
+                    visit(i + 1, stop, level)          # worked out once where the cell is
+                i = stop
+        visit(0, len(events), len(events) + loop + 1)
+        return {key: None for key, n in uses.items() if n > 1}
+
+    def gather(self, node, scope, loop: int, events: list) -> None:
+        """The parts of ``node`` as ``expr`` will write them (inlined functions' bodies included)."""
+        cls = node.__class__
+        if cls in _LEAVES:
+            return
+        at = len(events)
+        events.append(None)
+        if cls is ast.Generator:
+            self.gather(node.iterable, scope, loop, events)
+            inner = scope.bind(node.var, "", (("var", id(node)), loop + 1, id(node)))
+            for part in (node.cond, node.element):
+                if part is not None:
+                    self.gather(part, inner, loop + 1, events)
+        elif cls is ast.Function and self.inlined(node):
+            for arg in node.args:
+                self.gather(arg, scope, loop, events)
+            params, body = self.rules.functions[node.name]
+            names = {p: "" for p in params}
+            if self.reads_self(node.name):
+                names["self"] = ""
+            self.gather(body, _Scope(names, False, self.callee_keys(node, scope)), loop, events)
+        else:
+            for child in node.children():
+                self.gather(child, scope, loop, events)
+        found = None if cls in _UNCELLED else self.key(node, scope)
+        events[at] = (None, 0, loop, len(events)) if found is None else (found[0], found[1], loop, len(events))
+
+    def inlined(self, node) -> bool:
+        """Whether ``function_call`` writes this call's callee inline."""
+        name = node.name
+        return (name in self.fnames and len(node.args) == len(self.rules.functions[name][0])
+                and self.is_inlinable(name))
+
+    def callee_keys(self, node, scope) -> dict:
+        """The keys of an inlined callee's parameters (and self), from its call's values."""
+        params = self.rules.functions[node.name][0]
+        keys = {p: found for p, arg in zip(params, node.args)
+                if (found := self.key(arg, scope)) is not None}
+        if self.reads_self(node.name):
+            me = scope.keys.get("self") if "self" in scope.names and not scope.dynamic else _SELF_KEY
+            if me is not None:
+                keys["self"] = me
+        return keys
+
+    def key(self, node, scope):
+        """``_key``, kept per node and scope while one root is written (each part's key is asked
+        again for every part around it)."""
+        entry = self.keys_seen.get((id(node), id(scope)))
+        if entry is not None and entry[0] is scope:
+            return entry[1]
+        found = self._key(node, scope)
+        self.keys_seen[id(node), id(scope)] = (scope, found)     # the scope kept: its id stays its own
+        return found
+
+    def _key(self, node, scope):
+        """(key, level, loop) of the value ``node`` has in ``scope``: its syntax with each name
+        replaced by what it is bound to, the deepest generator it reads (its level, and that
+        generator's id as ``loop``; 0 and None: none); None when it may not be kept (it is not
+        pure, holds a generator, or reads a value no key names)."""
+        cls = node.__class__
+        if cls is ast.Literal:
+            return ("lit", type(node.value), node.value), 0, None
+        if cls is ast.Name:
+            if node.id in scope.names:
+                return scope.keys.get(node.id)
+            return ("env" if scope.dynamic else "name", node.id), 0, None
+        if cls is ast.Generator:
+            return None
+        if cls is ast.Function:
+            name = node.name
+            if name in self.rules.functions:
+                if name not in self.fnames or len(node.args) != len(self.rules.functions[name][0]) \
+                        or not self.is_pure(name):
+                    return None
+            elif not self.pure_call(node):
+                return None
+            head, parts = ("call", name), node.args
+        elif cls is ast.Attribute:
+            if self.conditions(node.name):
+                return None
+            head, parts = (".", node.name), (node.obj,)
+        elif cls is ast.DictExpr:
+            head, parts = ("{}",) + tuple(k for k, _ in node.pairs), [v for _, v in node.pairs]
+        elif cls is ast.BinOp or cls is ast.BoolOp:
+            head, parts = (cls.__name__, node.op), (node.left, node.right)
+        else:                                          # Index, ListExpr, Conditional, Not, Negate
+            head, parts = (cls.__name__,), node.children()
+        keys, level, loop = [head], 0, None
+        for part in parts:
+            found = self.key(part, scope)
+            if found is None:
+                return None
+            keys.append(found[0])
+            if found[1] > level:
+                level, loop = found[1], found[2]
+        return tuple(keys), level, loop
 
     def plain_key(self, node) -> bool:
         """``get(r, "key", d)`` whose key is a text that no record holds as a condition."""
         key = node.args[1] if len(node.args) == 3 else None
         return key.__class__ is ast.Literal and type(key.value) is str and not self.conditions(key.value)
 
-    def inline(self, name: str, args: list, scope, d: int) -> str:
-        """The body of ruleset function ``name`` with its parameters bound to ``args``."""
-        params, tree = self.rules.functions[name]
-        if not self.reads_self(name):
-            return self.expr(tree, _Scope(dict(zip(params, args)), dynamic=False), d)
+    def inline(self, node, args: list, scope, d: int) -> str:
+        """The body of ruleset function ``node.name`` with its parameters bound to ``args``."""
+        params, tree = self.rules.functions[node.name]
+        keys = self.callee_keys(node, scope)
+        if not self.reads_self(node.name):
+            return self.expr(tree, _Scope(dict(zip(params, args)), False, keys), d)
         me = scope.names.get("self")
         if me is None or scope.dynamic:                # as the function sees it: the thread's self
             me = self.fresh("v")
             self.line(d, f"{me} = ctx.env.get({self.const('self')})")
-        return self.expr(tree, _Scope(dict(zip(params, args), self=me), dynamic=False), d)
+        return self.expr(tree, _Scope(dict(zip(params, args), self=me), False, keys), d)
 
     def mechanic(self, name: str, values: str, d: int, t: str | None = None) -> str:
         """A call of a registered function; a Python error in it is judged by ``misuse``."""
@@ -1336,20 +1495,19 @@ class _Generator:
         items = self.fresh()                         # a fresh local: it may be assigned again
         self.line(d, f"{items} = {self.expr(node.iterable, scope, d)}")
         var = self.fresh("v")
-        inner = scope.bind(node.var, var)
-        cells = self.invariants(node)
-        for cell in cells.values():
-            self.line(d, f"{cell} = NK")
-        self.hoisted.append(cells)
-        try:
-            return self.generator_loop(node, name, items, var, inner, d)
-        finally:
-            self.hoisted.pop()
+        inner = scope.bind(node.var, var, (("var", id(node)), self.loop_level(scope) + 1, id(node)))
+        return self.generator_loop(node, name, items, var, inner, d)
+
+    @staticmethod
+    def loop_level(scope) -> int:
+        """How many generators' variables the scope has bound (the cells' levels)."""
+        return max((found[1] for found in scope.keys.values()), default=0)
 
     def generator_loop(self, node, name, items, var, inner, d):
         fn = FUNCTIONS[name].fn
         early = {core.any_of: "True", core.all_of: "False"}.get(fn)
         t = self.fresh()
+        start = len(self.lines)
         self.line(d, f"{t} = {'[]' if early is None else 'not ' + early}")
         self.line(d, f"if type({items}) is list:")            # the common case, without a call
         self.line(d + 1, f"ctx.game.steps -= len({items})")
@@ -1358,14 +1516,22 @@ class _Generator:
         self.line(d, "else:")
         self.line(d + 1, f"{items} = ITEMS(ctx, {items})")
         self.line(d, f"for {var} in {items}:")
+        mark = len(self.lines)
         body = d + 1
         if node.cond is not None:
             cond = self.expr(node.cond, inner, body)
             self.line(body, f"if {cond}:")
             body += 1
         element = self.expr(node.element, inner, body)
+        self.init_cells(mark, d + 1, id(node))
+        if fn is core.count and _is_name(element):          # how many: no list needed
+            self.lines[start] = "    " * d + f"{t} = 0"
+            self.line(body, f"{t} += 1")
+            return t
         if early is None:
             self.line(body, f"{t}.append({element})")
+            if fn is core.as_list:                          # a new list already: no copy
+                return t
             values = self.fresh()
             self.line(d, f"{values} = [{t}]")
             return self.mechanic(name, values, d)
@@ -1387,27 +1553,42 @@ class _Generator:
                 fast = same if op == "==" else f"(not {same})"
                 return f"(ZONE_OP({k}, {a}, {b}, ctx) if type({a}) is Zone or type({b}) is Zone else {fast})"
             if op == "+":
-                return self.arithmetic(a, b, "+", f"ZONE_OP({k}, {a}, {b}, ctx)", d, lists=True)
+                return self.arithmetic(a, b, "+", f"ZONE_OP({k}, {a}, {b}, ctx)", d, lists=True, node=node)
             test = f"{a} in {b}" if op == "in" else f"{a} not in {b}"
             return f"({test} if type({b}) is list and type({a}) is not Zone else ZONE_OP({k}, {a}, {b}, ctx))"
         if op in ("<", "<=", ">", ">="):
             return f"({a} {op} {b} if type({a}) is int and type({b}) is int else CMP_ERROR({k}, {a}, {b}))"
         if op in ("-", "*"):
-            return self.arithmetic(a, b, op, f"NUMBER(INT({a}, {k}) {op} INT({b}, {k}))", d)
+            return self.arithmetic(a, b, op, f"NUMBER(INT({a}, {k}) {op} INT({b}, {k}))", d, node=node)
         return f"DIVIDE({a}, {b}, {k})"
 
-    def arithmetic(self, a: str, b: str, op: str, otherwise: str, d: int, lists: bool = False) -> str:
+    def arithmetic(self, a: str, b: str, op: str, otherwise: str, d: int, lists: bool = False,
+                   node=None) -> str:
         """``a op b`` on two numbers without a call (the size checked only past 64 bits, as
-        ``limits.number`` does), and, with ``lists``, two lists joined (their size checked);
-        ``otherwise`` for any other values (and their errors)."""
+        ``limits.number`` does), and, with ``lists``, two lists or two texts joined (their size
+        checked); ``otherwise`` for any other values (and their errors). A literal operand of
+        ``node`` leaves out the branches its type cannot take."""
+        literals = {type(side.value) for side in (node.left, node.right)
+                    if side.__class__ is ast.Literal} if node is not None else set()
         t = self.fresh()
-        self.line(d, f"if type({a}) is int and type({b}) is int:")
-        self.line(d + 1, f"{t} = {a} {op} {b}")
-        self.line(d + 1, f"if not -SMALL < {t} < SMALL:")
-        self.line(d + 2, f"{t} = NUMBER({t})")
-        if lists:
-            self.line(d, f"elif type({a}) is list and type({b}) is list:")
-            self.line(d + 1, f"{t} = SIZED({a} + {b})")
+        word = "if"
+        if not literals - {int}:
+            self.line(d, f"if type({a}) is int and type({b}) is int:")
+            self.line(d + 1, f"{t} = {a} {op} {b}")
+            self.line(d + 1, f"if not -SMALL < {t} < SMALL:")
+            self.line(d + 2, f"{t} = NUMBER({t})")
+            word = "elif"
+        for kind, limit in (("list", "MAX_ITEMS"), ("str", "MAX_CHARS")) if lists else ():
+            if literals - {kind}:
+                continue
+            self.line(d, f"{word} type({a}) is {kind} and type({b}) is {kind}:")
+            self.line(d + 1, f"{t} = {a} + {b}")
+            self.line(d + 1, f"if len({t}) > LIMITS.{limit}:")
+            self.line(d + 2, f"{t} = SIZED({t})")
+            word = "elif"
+        if word == "if":
+            self.line(d, f"{t} = {otherwise}")
+            return t
         self.line(d, "else:")
         self.line(d + 1, f"{t} = {otherwise}")
         return t
@@ -1429,7 +1610,9 @@ class _Generator:
         t = self.fresh()                               # a fresh local: it is assigned again below
         self.line(d, f"{t} = {self.expr(node.left, scope, d)}")
         if node.op == "and":
-            self.line(d, f"if {t} is True or ({t} is not False and TRUTH({t}, ctx.game.state)):")
+            self.line(d, f"if {self.holds(t, node.left)}:")
+        elif self.is_bool(node.left):
+            self.line(d, f"if not {t}:")
         else:
             self.line(d, f"if {t} is False or not ({t} is True or TRUTH({t}, ctx.game.state)):")
         if self.tracing:
@@ -1441,7 +1624,7 @@ class _Generator:
     def conditional(self, node, scope, d):
         cond = self.atom(node.cond, scope, d)
         t = self.fresh()
-        self.line(d, f"if {cond} is True or ({cond} is not False and TRUTH({cond}, ctx.game.state)):")
+        self.line(d, f"if {self.holds(cond, node.cond)}:")
         if self.tracing:
             self.line(d + 1, f"TRACE(ctx, {self.const(node)}, 'then')")
         self.line(d + 1, f"{t} = {self.expr(node.then, scope, d + 1)}")
@@ -1453,7 +1636,31 @@ class _Generator:
 
     def not_expr(self, node, scope, d):
         a = self.atom(node.operand, scope, d)
+        if self.is_bool(node.operand):
+            return f"(not {a})"
         return f"((not {a}) if type({a}) is bool else not TRUTH({a}, ctx.game.state))"
+
+    def holds(self, value: str, node) -> str:
+        """The Python test of whether ``value`` (of ``node``) counts as true (a zone by its cards)."""
+        if self.is_bool(node):
+            return value
+        return f"{value} is True or ({value} is not False and TRUTH({value}, ctx.game.state))"
+
+    def is_bool(self, node) -> bool:
+        """Whether ``node``'s value is always true or false, by its syntax alone (a comparison,
+        ``not``, a literal, and/or and if/then/else of those): its truth needs no test."""
+        cls = node.__class__
+        if cls is ast.BinOp:
+            return node.op in ("==", "!=", "<", "<=", ">", ">=", "in", "not in")
+        if cls is ast.Not:
+            return True
+        if cls is ast.Literal:
+            return type(node.value) is bool
+        if cls is ast.BoolOp:
+            return self.is_bool(node.left) and self.is_bool(node.right)
+        if cls is ast.Conditional:
+            return self.is_bool(node.then) and self.is_bool(node.orelse)
+        return False
 
     def negate(self, node, scope, d):
         a = self.expr(node.operand, scope, d)
@@ -1465,6 +1672,8 @@ _GAME = re.compile(r"\bctx\.game\b")
 _STATE = re.compile(r"\bctx\.game\.state\b")
 
 _LEAVES = (ast.Literal, ast.Name)
+_UNCELLED = (ast.Literal, ast.Name, ast.ListExpr, ast.DictExpr, ast.Generator)   # never a cell
+_SELF_KEY = (("self",), 0, None)       # the acting player, as ``ctx.env.get('self')`` gives it
 
 
 def _walk(tree):
@@ -1480,6 +1689,9 @@ _DEEPEST_INDENT = 48       # ...and their ifs and elifs this many indents deep (
 _NESTED = 32              # frames on a stack under which a block runs the blocks it pushes itself
 _INLINE_NODES = 60         # the largest function body (in syntax nodes) written at its call sites
 
+_GEO = "type({v}) is Grid and ({t} := GEO.get(({v}.grid, {v}.of))) is not None"
+_GEO_ROOM = "type({v}) is Room and ({t} := GEO.get(({v}.grid, {v}.of))) is not None"
+
 # Registered functions whose common case is written inline: fn -> (number of values, the case
 # (a Python test over the values' locals {0}, {1}...), its value there); any other values go
 # to the function itself, its errors with them. Each case gives what the function gives.
@@ -1492,6 +1704,17 @@ _FAST = {
     (core.get, "record"): (3, "type({0}) is str and type({1}) is str and {1} != 'id' and {0} in ENTITIES "
                               "and type(ENTITIES[{0}].get({1})) is not Condition",      # a plain field
                            "ENTITIES[{0}].get({1}, {2})"),
+    # A grid's rooms and lines, a room's sides and neighbours: from its geometry, made once (the
+    # function itself makes it, and reads anything that is not a grid's or a room's own).
+    grids.rooms: (1, _GEO.format(v="{0}", t="{t}"), "{t}.rooms"),
+    grids.row: (2, _GEO.format(v="{0}", t="{t}"), "{t}.rows.get({1}, [])"),
+    grids.column: (2, _GEO.format(v="{0}", t="{t}"), "{t}.cols.get({1}, [])"),
+    grids.tagged: (2, _GEO.format(v="{0}", t="{t}") + " and type({1}) is str and {1} in {t}.tagged",
+                   "{t}.tagged[{1}]"),
+    grids.sides: (1, _GEO_ROOM.format(v="{0}", t="{t}") + " and ({t} := {t}.sides.get(({0}.r, {0}.c))) is not None",
+                  "{t}"),
+    grids.adjacent: (1, _GEO_ROOM.format(v="{0}", t="{t}") + " and ({t} := {t}.adjacent.get(({0}.r, {0}.c))) is not None",
+                     "{t}"),
     zones.top: (1, "type({0}) is Zone and {0}.n is not None",      # one pile of a group: its list
                 "{t}[0] if ({t} := (ctx.game.state['zones'] if {0}.of is None else "
                 "ctx.game.state['players'][{0}.of]['zones'])[{0}.name][{0}.n - 1]) else None"),
@@ -1507,6 +1730,8 @@ _ITEM = ("(ctx.game.state['grids'] if {v}.of is None else ctx.game.state['player
 # key, as ``grids.edge_key`` names it, from a table made once).
 _SIDE_INLINE = {
     "room": "Room({v}.grid, {v}.of, {v}.r, {v}.c)",
+    "across": ("{reader}(ctx, {v}) if ({t} := GEO.get(({v}.grid, {v}.of))) is None "       # its geometry's
+               "or ({t} := {t}.across.get(({v}.r, {v}.c, {v}.side), NK)) is NK else {t}"),
     "side": "{v}.side",
     "walled": ("((EDGE.get(({v}.r, {v}.c, {v}.side)) or EDGE_KEY({v})) in (ctx.game.state['grids'] if {v}.of is None "
                "else ctx.game.state['players'][{v}.of]['grids'])[{v}.grid]['walls'])"),
@@ -1528,6 +1753,12 @@ def _cell_key(room) -> str:
     return f"{room.r},{room.c}"
 
 
+def _room_names(rules) -> dict:
+    """{(row, col): a room's name there} for every cell of the ruleset's grids (``describe``)."""
+    return {(r, c): room_name(Room("", None, r, c)) for spec in rules.grids.values()
+            for r in range(1, spec["rows"] + 1) for c in range(1, spec["cols"] + 1)}
+
+
 def _cells(rules) -> dict:
     """{(row, col): its key} for every cell of the ruleset's grids."""
     return {(r, c): f"{r},{c}" for spec in rules.grids.values()
@@ -1542,23 +1773,42 @@ _ROOM_INLINE = {
     "item": _ITEM,
     "empty": f"({_ITEM} is None)",
     "tags": "{tags}[{v}.grid][{v}.r, {v}.c]",
+    "name": "ROOM_NAMES.get(({v}.r, {v}.c)) or {reader}(ctx, {v})",
 }
 
 
 class _Scope:
     """The effect-language locals that are Python locals here; ``dynamic``: others are in ``env``."""
 
-    __slots__ = ("names", "dynamic")
+    __slots__ = ("names", "dynamic", "keys")
 
-    def __init__(self, names: dict, dynamic: bool):
+    def __init__(self, names: dict, dynamic: bool, keys: dict | None = None):
         self.names, self.dynamic = names, dynamic
+        self.keys = keys if keys is not None else {}   # name -> its value's ``key`` (common parts)
 
-    def bind(self, name: str, local: str) -> "_Scope":
-        return _Scope({**self.names, name: local}, self.dynamic)
+    def bind(self, name: str, local: str, key=None) -> "_Scope":
+        keys = {**self.keys, name: key} if key is not None else {
+            k: v for k, v in self.keys.items() if k != name}
+        return _Scope({**self.names, name: local}, self.dynamic, keys)
 
 
 def _is_name(text: str) -> bool:
     return text.isidentifier()
+
+
+class _Made(dict):
+    """{seat: the reference a pure component kind makes for it} (its value reads no state, and
+    engine values never change, so one value per seat serves every game of the ruleset)."""
+
+    def __init__(self, value, name: str):
+        super().__init__()
+        self.value, self.name = value, name
+
+    def make(self, ctx, owner):
+        made = self.value(ctx, self.name, owner)
+        if type(owner) is int:
+            self[owner] = made
+        return made
 
 
 def _adapter(name: str, arity: int, fn):

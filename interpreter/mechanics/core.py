@@ -139,14 +139,16 @@ def flatten(ctx, args):
     """flatten(LISTS): one list of all their items"""
     out = []
     for part in _list(args[0], "flatten", ctx):
-        out.extend(_list(part, "flatten", ctx))
-        limits.sized(out)
+        out.extend(part if type(part) is list else _list(part, "flatten", ctx))
+        if len(out) > limits.MAX_ITEMS:
+            limits.sized(out)
     return out
 
 
 def text(ctx, args):
     """text(A, B, ...): the values written out, separated by spaces (empty ones left out)"""
-    return limits.sized(" ".join(word for word in map(ctx.game.describe, args) if word))
+    said = " ".join(filter(None, map(ctx.game.describe, args)))      # empty words left out
+    return said if len(said) <= limits.MAX_CHARS else limits.sized(said)
 
 
 def get(ctx, args):

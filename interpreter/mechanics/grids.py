@@ -12,6 +12,7 @@ from ..dsl.kinds import GRID
 from .component import ComponentKind, visible_plain
 
 _STEP = {"n": (-1, 0), "s": (1, 0), "w": (0, -1), "e": (0, 1)}
+_SIDES = ("n", "e", "s", "w")          # a room's sides, in the order ``sides`` lists them
 
 
 def _data(ctx, value) -> dict:
@@ -34,7 +35,7 @@ class _Geometry:
     effect-language lists are copied before they are stored or grown.
     """
 
-    __slots__ = ("rooms", "at", "rows", "cols", "tagged", "tags", "adjacent", "steps")
+    __slots__ = ("rooms", "at", "rows", "cols", "tagged", "tags", "adjacent", "steps", "sides", "across")
 
     def __init__(self, name: str, of, spec: dict):
         nr, nc = spec["rows"], spec["cols"]
@@ -50,17 +51,25 @@ class _Geometry:
             self.steps[r, c] = [(edge_key(r, c, side), self.at[r + dr, c + dc])
                                 for side, (dr, dc) in _STEP.items() if (r + dr, c + dc) in self.at]
         self.adjacent = {cell: [room for _, room in steps] for cell, steps in self.steps.items()}
+        self.sides = {(r, c): [Side(name, of, r, c, side) for side in _SIDES] for (r, c) in self.at}
+        self.across = {(r, c, side): self.at.get((r + dr, c + dc))       # (row, col, side) -> room or None
+                       for (r, c) in self.at for side, (dr, dc) in _STEP.items()}
+
+
+def geometries(rules) -> dict:
+    """{(grid, owner): its ``_Geometry``}, kept on the rules object (generated code reads it too)."""
+    cache = rules.__dict__.get("_grid_geometry")
+    if cache is None:
+        cache = rules.__dict__["_grid_geometry"] = {}
+    return cache
 
 
 def _geometry(ctx, value) -> _Geometry:
     rules = ctx.game.rules
-    cache = rules.__dict__.get("_grid_geometry")
-    if cache is None:
-        cache = rules.__dict__["_grid_geometry"] = {}
     key = (value.grid, value.of)
-    geo = cache.get(key)
+    geo = geometries(rules).get(key)
     if geo is None:
-        geo = cache[key] = _Geometry(value.grid, value.of, rules.grids[value.grid])
+        geo = rules.__dict__["_grid_geometry"][key] = _Geometry(value.grid, value.of, rules.grids[value.grid])
     return geo
 
 
@@ -101,8 +110,15 @@ def _walled(ctx, side: Side) -> bool:
 
 
 def _across(ctx, side: Side):
-    dr, dc = _STEP[side.side]
-    return _geometry(ctx, side).at.get((side.r + dr, side.c + dc))
+    geo = _geometry(ctx, side)
+    found = geo.across.get((side.r, side.c, side.side), _OFF)
+    if found is _OFF:                           # a side off the grid (from a saved state)
+        dr, dc = _STEP[side.side]
+        return geo.at.get((side.r + dr, side.c + dc))
+    return found
+
+
+_OFF = object()
 
 
 # ---------------------------------------------------------------- attributes
@@ -219,7 +235,8 @@ def tagged(ctx, args):
 def sides(ctx, args):
     """sides(ROOM): its four sides (north, east, south, west)"""
     rm = _check_room(args[0])
-    return [_side(rm, s) for s in ("n", "e", "s", "w")]
+    found = _geometry(ctx, rm).sides.get((rm.r, rm.c))      # made once (sides are values)
+    return found if found is not None else [_side(rm, s) for s in _SIDES]
 
 
 def side(ctx, args):
