@@ -681,8 +681,7 @@ def fit(console, screen: Screen) -> Group:
 
 def kept(groups: list[tuple[int, list]], room: int) -> list:
     """The rivals' lines that fit in ``room`` lines, in seat order: when not all fit, the
-    rivals with the most to show stay and the others give way (a neighbour whose sheet the
-    player may see before one with nothing but a count)."""
+    rivals with the most entries stay and the others give way (``groups``: rival_groups)."""
     if sum(len(lines) for _, lines in groups) <= room:
         return [line for _, lines in groups for line in lines]
     order = sorted(range(len(groups)), key=lambda k: (-groups[k][0], k))
