@@ -2,6 +2,7 @@
 resuming, watching and stepping through a game (cli/table.py, cli/human.py, cli/games.py)."""
 from __future__ import annotations
 
+import copy
 import io
 import json
 import shutil
@@ -130,8 +131,71 @@ def test_a_rival_line_shows_only_what_the_view_holds(lairs):
     seat = game.pending()[0].player
     far = (seat + 3) % 6                                        # not a neighbour: counters hidden
     lines = [t.plain for t in table.Screen(game, seat, [], 80).rivals()]
-    line = next(t for t in lines if t.startswith(f"P{far + 1} "))
+    line = next(t for t in lines if f"P{far + 1} " in t or f"P{far + 1}, " in t)
     assert "Coins" not in line
+
+
+def rival_lines(game, seat, width=80) -> dict:
+    """Each rival's first line (a shared line under each name it holds), by seat name."""
+    out = {}
+    for text in table.Screen(game, seat, [], width).rivals():
+        line = text.plain
+        if line.startswith(" "):                                # a rival's next line
+            continue
+        names = line.split(" (nothing")[0].split(", ") if "(nothing" in line else [line.split()[0]]
+        for name in names:
+            out.setdefault(name, line)
+    return out
+
+
+def test_a_rival_line_says_what_the_table_knows_and_no_count_of_agent_cards(lairs):
+    # Four players: P2 is nobody's neighbour of P4 (LR-PLAN-07): of P2 the table knows only
+    # what is public (missions done, a full lair, the agent once revealed, whose lair it
+    # explores), none of it yet; the one agent card in front of each player tells nothing.
+    game = game_after(lairs, 4, 1, 20)
+    seat = game.pending()[0].player
+    assert seat == 3
+    lines = rival_lines(game, seat)
+    assert lines["P2"] == "P2 (nothing you may see)"
+    assert lines["P1"].startswith("P1 Coins ") and lines["P3"].startswith("P3 Coins ")
+    assert not any("Agent cards" in line or "Wealth" in line for line in lines.values())
+
+    state = copy.deepcopy(game.state)
+    for data in (state["players"][1], state["flow"]["snapshot"]["players"][1]):  # planning: at once
+        data["vars"].update(missions_done=["vault"], full=True)
+    other = Game.load(lairs, state)
+    line = rival_lines(other, seat)["P2"]
+    assert line == "P2 Missions done Vault · Lair full yes"
+
+
+def test_while_exploring_every_rival_shows_its_agent_and_whose_lair_it_explores(lairs):
+    game = Game.new(lairs, players=4, seed=1)
+    drive(game, random_mover(1), until=lambda g: g.state["vars"]["phase"] == "exploration")
+    drive(game, random_mover(1), until=lambda g: game.state["vars"]["revealed"] and g.pending())
+    seat = game.pending()[0].player
+    for name, line in rival_lines(game, seat, width=100).items():
+        assert "Agent " in line and "Exploring P" in line, line
+
+
+def test_at_twelve_players_the_neighbours_stay_and_the_others_share_a_line(lairs):
+    # 80x24 has room for few rivals: those with the most to show (the neighbours, whose
+    # sheets the player may see) stay; the nine others, with nothing to see, share a line.
+    game = game_after(lairs, 12, 1, 60)
+    seat = game.pending()[0].player
+    text = screen_text(game, seat, game.view(seat)["log"])
+    left, right = f"P{(seat - 1) % 12 + 1}", f"P{(seat + 1) % 12 + 1}"
+    assert f"\n{left} Coins " in text and f"\n{right} Coins " in text, text
+    others = [f"P{k + 1}" for k in range(12) if k not in (seat, (seat - 1) % 12, (seat + 1) % 12)]
+    assert ", ".join(others) + " (nothing you may see)" in text
+
+
+def test_the_rivals_with_most_to_show_stay_in_seat_order():
+    groups = [(0, ["a"]), (5, ["b1", "b2"]), (2, ["c"]), (5, ["d"])]
+    assert table.kept(groups, 10) == ["a", "b1", "b2", "c", "d"]
+    assert table.kept(groups, 3) == ["b1", "b2", "d"]
+    assert table.kept(groups, 2) == ["b1", "b2"]
+    assert table.kept(groups, 1) == ["d"]                       # b does not fit: the next one does
+    assert table.kept(groups, 0) == []
 
 
 def test_the_full_screen_has_every_rivals_board_and_the_card_texts(lairs):

@@ -181,8 +181,8 @@ def test_the_human_seat_draws_a_hidden_sheet(lairs):
     seat = game.pending()[0].player
     far = (seat + 3) % 6
     lines = [text.plain for text in Screen(game, seat, [], 80).rivals()]
-    line = next(text for text in lines if text.startswith(f"P{far + 1} "))
-    assert "Coins" not in line and "Bonus" not in line and "Agent cards" in line
+    line = next(text for text in lines if f"P{far + 1} " in text or f"P{far + 1}, " in text)
+    assert "Coins" not in line and "Bonus" not in line and "Agent cards" not in line
     near = next(text for text in lines if text.startswith(f"P{(seat + 1) % 6 + 1} "))
     assert "Coins " in near
 

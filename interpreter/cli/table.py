@@ -456,7 +456,13 @@ class Screen:
 
         ``most``: the lines each may take (default: the presentation's ``opponent_lines``).
         """
-        out = []
+        return [line for _, lines in self.rival_groups(most) for line in lines]
+
+    def rival_groups(self, most: int | None = None) -> list[tuple[int, list]]:
+        """``(entries shown, lines)`` per rival, in seat order; the rivals with nothing the
+        player may see share one line, last (so they take one line, not one each)."""
+        out, unseen = [], []
+        most = most or self.namer.look.opponent_lines
         for player in self.view["players"]:
             if player["seat"] == self.seat:
                 continue
@@ -465,26 +471,34 @@ class Screen:
                 else "opponents"
             items = entries(self.namer, player, panel)
             values = [(l, v if k == "value" else "; ".join(v)) for k, l, v in items if k != "grid"]
-            values = [(l, v) for l, v in values if v]          # an empty pile says nothing
+            values = [(l, v) for l, v in values if v and v not in EMPTY]   # an empty pile says nothing
             name = Text(f"{player['name']} ", style="bold magenta")
-            most = most or self.namer.look.opponent_lines
             if not values and scripted:
                 continue                                     # a scripted seat with nothing to show
+            if not values and not (self.full and any(k == "grid" for k, _, _ in items)):
+                unseen.append(player["name"])
+                continue
             if not values:
-                out.append(name.append_text(Text("(nothing you may see)", style="dim")))
+                lines = [name.append_text(Text("(nothing you may see)", style="dim"))]
             elif self.full or most > 1:
-                out += self._rival_lines(name, values, None if self.full else most)
+                lines = self._rival_lines(name, values, None if self.full else most)
             else:
                 line = name.append_text(flowing(values, 10_000))
                 line.truncate(self.width, overflow="ellipsis")
-                out.append(line)
+                lines = [line]
             if self.full:
                 for kind, label, name in items:
                     if kind == "grid":
                         text, legend, _, _ = self._board(player, f"{player['name']}'s {label}", name)
                         width = max(len(line) for line in text.plain.splitlines())
-                        out += [Text(f"{player['name']}'s {label}", style=PANEL), text,
-                                flowing_words(legend, width)]
+                        lines += [Text(f"{player['name']}'s {label}", style=PANEL), text,
+                                  flowing_words(legend, width)]
+            out.append((len(values), lines))
+        if unseen:
+            line = Text(", ".join(unseen) + " ", style="bold magenta")
+            line.append_text(Text("(nothing you may see)", style="dim"))
+            line.truncate(self.width, overflow="ellipsis")
+            out.append((0, [line]))
         return out
 
     def _rival_lines(self, name: Text, values, most) -> list:
@@ -649,19 +663,34 @@ def fit(console, screen: Screen) -> Group:
         options = screen.options(grid=True)
         fixed = sum(height(console, p) for p in parts + options) + 1
     room = console.height - fixed
-    rivals = screen.rivals()
-    records = screen.record_lines(console, 10_000 if screen.full else room - min(len(rivals), RIVAL_ROOM))
+    groups = screen.rival_groups()
+    wanted = sum(len(lines) for _, lines in groups)
+    records = screen.record_lines(console, 10_000 if screen.full else room - min(wanted, RIVAL_ROOM))
     parts += records                           # cards give way to rivals, up to RIVAL_ROOM lines
     room -= sum(height(console, r) for r in records)
     for most in range(screen.namer.look.opponent_lines - 1, 0, -1):   # fewer lines each, before fewer rivals
-        if len(rivals) <= room or screen.full:
+        if wanted <= room or screen.full:
             break
-        rivals = screen.rivals(most)
-    if not screen.full:
-        rivals = rivals[:max(room, 0)] if room < len(rivals) else rivals
+        groups = screen.rival_groups(most)
+        wanted = sum(len(lines) for _, lines in groups)
+    rivals = [line for _, lines in groups for line in lines] if screen.full else kept(groups, room)
     room -= sum(height(console, r) for r in rivals)
     log = screen.happened(len(screen.log) + 1 if screen.full else min(room, LOG_MAX + 1))
     return Group(*parts, *rivals, *log, *options)
+
+
+def kept(groups: list[tuple[int, list]], room: int) -> list:
+    """The rivals' lines that fit in ``room`` lines, in seat order: when not all fit, the
+    rivals with the most entries stay and the others give way (``groups``: rival_groups)."""
+    if sum(len(lines) for _, lines in groups) <= room:
+        return [line for _, lines in groups for line in lines]
+    order = sorted(range(len(groups)), key=lambda k: (-groups[k][0], k))
+    chosen, used = set(), 0
+    for k in order:
+        if used + len(groups[k][1]) <= room:
+            chosen.add(k)
+            used += len(groups[k][1])
+    return [line for k, (_, lines) in enumerate(groups) if k in chosen for line in lines]
 
 
 def show(console, game, seat: int, log: list[str], full: bool = False) -> None:
