@@ -372,3 +372,13 @@ def test_watch_and_step(tmp_path):
     seen = [line.split(" of ")[0] for line in steps.output.splitlines() if "after decision" in line]
     assert [s.split("after decision ")[1] for s in seen] == ["5", "6", "9", "3"]
     assert run("replay", log, "--to", "3", "--as", "9").exit_code == 2
+
+
+def test_your_own_sheet_shows_your_kept_agent_once(lairs):
+    # LR-SETUP-06: of the two agent cards dealt, the one kept is the agent; the sheet
+    # names it once, not again as "the agent cards in front of you".
+    game = game_after(lairs, 4, 1, 20)
+    seat = game.pending()[0].player
+    assert game.state["players"][seat]["vars"]["agent"] is not None
+    text = screen_text(game, seat, width=100, height=40)
+    assert "Agent " in text and "Agent cards" not in text
