@@ -341,6 +341,7 @@ class _Generator:
         self.inlinable: dict = {}          # ruleset function -> whether calls of it are written inline
         self.pure_functions: dict = {}     # ruleset function -> whether it reads and never rolls
         self.self_readers: dict = {}       # ruleset function -> whether it may read self (``reads_self``)
+        self.written_sizes: dict = {}      # inlinable ruleset function -> nodes a call writes
         self.condition_fields: dict = {}   # attribute -> {record id: its condition's expression}
         self.hoisted: list = []            # per generator being written: {id(node): its cell}
 
@@ -1068,8 +1069,19 @@ class _Generator:
         known = self.inlinable.get(name)
         if known is None:
             self.inlinable[name] = False               # while looking: a call of itself is a call
-            known = self.inlinable[name] = self.small_and_pure(self.rules.functions[name][1])
+            known = self.inlinable[name] = (self.small_and_pure(self.rules.functions[name][1])
+                                            and self.written(name) <= _INLINE_WRITTEN)
         return known
+
+    def written(self, name: str) -> int:
+        """The syntax nodes a call of inlinable ``name`` writes: its body's and, in turn, its
+        inlined callees' (each small body may call three more: a chain of them grew as 3**n)."""
+        size = self.written_sizes.get(name)
+        if size is None:
+            size = self.written_sizes[name] = sum(
+                1 + (self.written(n.name) if n.__class__ is ast.Function and n.name in self.rules.functions
+                     else 0) for n in _walk(self.rules.functions[name][1]))
+        return size
 
     def small_and_pure(self, tree) -> bool:
         size = 0
@@ -1334,6 +1346,7 @@ def _walk(tree):
 _DEEPEST_FRAMES = 16       # a block's loops run through: at most 8 inside one another...
 _DEEPEST_INDENT = 48       # ...and their ifs and elifs this many indents deep (Python's limits: 20, 100)
 _INLINE_NODES = 60         # the largest function body (in syntax nodes) written at its call sites
+_INLINE_WRITTEN = 120      # ...and the most nodes one call writes, its inlined callees' with it
 
 # Registered functions whose common case is written inline: fn -> (number of values, the case
 # (a Python test over the values' locals {0}, {1}...), its value there); any other values go
