@@ -58,3 +58,20 @@ def test_small_functions_calling_small_functions_are_still_inlined(toy):
     gen = codegen._Generator(load_ruleset(str(toy)))
     gen.fnames = dict.fromkeys(gen.rules.functions, "F")
     assert gen.is_inlinable("f2") and gen.written("f2") <= codegen._INLINE_WRITTEN
+
+
+# ---------------------------------------------------------------- long chains of functions
+
+def test_long_chains_and_rings_of_functions_load_and_run_within_pythons_stack(toy):
+    # The checker inferred each callee's result inside its caller's (200 functions overflowed
+    # Python's stack at load), and codegen's purity look-ups recursed likewise (600 at Game.new).
+    # Declared callers first, so that nothing is worked out before it is needed.
+    n = 600
+    functions = {f"c{k}": (["x"], f"c{k + 1}(x) + 1") for k in range(n)}
+    functions[f"c{n}"] = (["x"], "x")
+    functions.update({f"r{k}": (["x"], f"if x > 0 then r{(k + 1) % n}(x - 1) else 7") for k in range(n)})
+    add_functions(toy, functions, start=f"step = c{n - 40}(1) + r0(50)")
+    rules = load_ruleset(str(toy))
+    assert str(rules.vocabulary().results["c1"]) == "a number"
+    game = Game.new(rules, players=2, seed=1)
+    assert game.state["vars"]["step"] == 41 + 7

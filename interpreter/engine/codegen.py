@@ -386,6 +386,7 @@ class _Generator:
         names = list(rules.functions)
         for k, name in enumerate(names):
             self.fnames[name] = f"F{k}"
+        self.callees_first()
         kept = {}
         for name in names:
             params, tree = rules.functions[name]
@@ -1127,6 +1128,34 @@ class _Generator:
                 or (cls is ast.Attribute and bool(self.conditions(n.name)))
                 for n in _walk(self.rules.functions[name][1]) for cls in (n.__class__,))
         return known
+
+    def callees_first(self) -> None:
+        """Work out each function's ``is_pure``, ``reads_self`` and ``is_inlinable`` after its
+        callees', with a stack of our own: those look-ups recurse, a few Python frames a call,
+        and a chain of 600 functions overflowed Python's stack. A function still being worked
+        out is marked as they mark it (impure, reading self, not inlined): on a cycle each gives
+        that answer whatever the order, so the answers are theirs."""
+        functions = self.rules.functions
+        memos = ((self.pure_functions, False), (self.self_readers, True), (self.inlinable, False))
+
+        def enter(name):
+            for memo, busy in memos:
+                memo[name] = busy
+            calls = [n.name for n in _walk(functions[name][1])
+                     if n.__class__ is ast.Function and n.name in functions]
+            return name, iter(calls)
+        for root in functions:
+            stack = [enter(root)] if root not in self.pure_functions else []
+            while stack:
+                name, todo = stack[-1]
+                callee = next((c for c in todo if c not in self.pure_functions), None)
+                if callee is not None:
+                    stack.append(enter(callee))
+                    continue
+                stack.pop()
+                for memo, _ in memos:
+                    del memo[name]
+                self.is_pure(name), self.reads_self(name), self.is_inlinable(name)
 
     def is_pure(self, name: str) -> bool:
         """Whether ruleset function ``name`` (and all it calls) is pure (``pure_call``); a cycle is not."""
