@@ -12,6 +12,7 @@ import pytest
 from interpreter.content.ruleset import load_ruleset
 from interpreter.engine import codegen
 from interpreter.engine.game import Game
+from interpreter.model.values import RuleError
 
 from support import edit
 
@@ -75,3 +76,58 @@ def test_long_chains_and_rings_of_functions_load_and_run_within_pythons_stack(to
     assert str(rules.vocabulary().results["c1"]) == "a number"
     game = Game.new(rules, players=2, seed=1)
     assert game.state["vars"]["step"] == 41 + 7
+
+
+# ---------------------------------------------------------------- values that share their parts
+
+PARTS = Path(__file__).resolve().parent / "rulesets" / "runaway_parts"
+
+
+@pytest.fixture
+def small(monkeypatch):
+    from interpreter.model import limits
+    monkeypatch.setattr(limits, "MAX_NODES", 10_000)
+    monkeypatch.setattr(limits, "MAX_CHARS_HELD", 100_000)
+
+
+@pytest.mark.parametrize("text, says, position", [
+    # Each turn doubles the value while its memory stays small (both halves are one list):
+    # copying it into the table's snapshot, saving or showing it took 2**turns (24: a minute).
+    ("xs = []\nx = 0\nwhile x < 60:\n  xs = [xs, xs]\n  x += 1\n", "more than 10,000 items", (4, 3)),
+    ("d = {}\nwhile true:\n  d = {left: d, right: d}\n", "more than 10,000 items", (3, 3)),
+    ("xs = [[1, 2]]\nwhile true:\n  xs = xs + xs\n", "more than 10,000 items", (3, 3)),
+    ("xs = []\nwhile true:\n  xs = [xs]\n", "nested more than 100 deep", (3, 3)),
+    ('s = "abcdefghij"\nn = 0\nwhile n < 12:\n  s = s + s\n  n += 1\nxs = []\nwhile true:\n  xs += [s]\n',
+     "100,000 characters", (8, 3)),
+])
+def test_a_value_that_holds_itself_again_and_again_is_stopped_where_it_is_kept(small, text, says, position):
+    game = Game.new(load_ruleset(str(PARTS)), players=2, seed=1)
+    with pytest.raises(RuleError, match=says) as caught:
+        game.execute(text)
+    assert caught.value.position == position
+    assert len(game.to_json()) < 100_000                # nothing of it was kept
+
+
+def test_a_procedures_values_are_checked_as_they_are_kept(small, toy):
+    edit(toy / "flow.yaml", "procedures:\n", "procedures:\n  hold:\n    params: [v]\n    do: |\n      pass\n")
+    game = Game.new(load_ruleset(str(toy)), players=2, seed=1)
+    with pytest.raises(RuleError, match="more than 10,000 items"):
+        game.execute("xs = range(1, 9000)\ndo hold([xs, xs])\n")
+
+
+def test_a_shared_value_built_in_one_expression_cannot_be_shown(toy):
+    # Thirty nested calls build 2**30 items from 31 small lists; text() would have written them all.
+    add_functions(toy, {"pair": (["x"], "'[x, x]'")})
+    game = Game.new(load_ruleset(str(toy)), players=2, seed=1)
+    nested = "pair(" * 30 + "1" + ")" * 30
+    game.execute(f"step = count({nested})")
+    assert game.state["vars"]["step"] == 2
+    with pytest.raises(RuleError, match="more than 1,000,000 items"):
+        game.execute(f"x = text({nested})")
+
+
+def test_values_within_the_limits_are_kept(small):
+    game = Game.new(load_ruleset(str(PARTS)), players=2, seed=1)
+    game.execute("xs = range(1, 90)\nys = [xs, xs, xs, xs, xs, xs, xs, xs, xs, xs]\n"
+                 "zs = [ys, ys, ys, ys, ys, ys, ys, ys, ys, ys]\nstep = count(zs)\n")
+    assert game.state["vars"]["step"] == 10

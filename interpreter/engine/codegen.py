@@ -180,9 +180,9 @@ def _end(th, frame) -> None:
         th["envs"].pop()
 
 
-def _own(value):
-    """Stored values never alias the state's own lists (as ``statements._own``)."""
-    return list(value) if type(value) is list else value
+def _own(value, game, copy=True):
+    """A value kept as ``statements.assign`` keeps it (``budget.kept``: checked, a list copied)."""
+    return value if type(value) is not list and type(value) is not dict else budget.kept(game, value, copy)
 
 
 def attribute_reader(name: str, rules):
@@ -595,7 +595,7 @@ class _Generator:
         elif cls is ast.Assign and len(stmt.target) == 1:
             name = stmt.target[0]
             t = self.fresh()
-            line(d, f"{t} = OWN({self.value_of(stmt.value)})")
+            line(d, f"{t} = OWN({self.value_of(stmt.value)}, game)")
             if name in self.rules.vars:                  # a local if one is bound, else the game's
                 line(d, f"if {k(name)} in env:")
                 line(d + 1, f"env[{k(name)}] = {t}")
@@ -635,7 +635,7 @@ class _Generator:
         temps = []
         for value in values:
             temps.append(self.fresh())
-            line(d, f"{temps[-1]} = {value}")
+            line(d, f"{temps[-1]} = OWN({value}, game, False)")
         for param, temp in zip(params, temps):
             line(d, f"{env}[{k(param)}] = {temp}")
         keywords = ", ".join(f"{k(key)}: {self.value_of(v)}" for key, v in stmt.keywords)
