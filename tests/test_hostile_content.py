@@ -14,7 +14,9 @@ from interpreter.engine import codegen
 from interpreter.engine.game import Game
 from interpreter.model.values import RuleError
 
-from support import edit
+from interpreter.diagnostics import ContentError
+
+from support import edit, position
 
 TOY = Path(__file__).resolve().parent / "rulesets" / "toy"
 
@@ -131,3 +133,40 @@ def test_values_within_the_limits_are_kept(small):
     game.execute("xs = range(1, 90)\nys = [xs, xs, xs, xs, xs, xs, xs, xs, xs, xs]\n"
                  "zs = [ys, ys, ys, ys, ys, ys, ys, ys, ys, ys]\nstep = count(zs)\n")
     assert game.state["vars"]["step"] == 10
+
+
+# ---------------------------------------------------------------- many problems in one load
+
+def unknown_names(toy: Path, n: int) -> None:
+    edit(toy / "flow.yaml", "start: |\n", "start: |\n" + "".join(f"  step = zq{i} + 1\n" for i in range(n)))
+
+
+def test_a_text_with_many_problems_is_aligned_with_its_file_once(toy, monkeypatch):
+    # Each problem's place was found by re-aligning its whole text with the file: 800
+    # problems in one block took 50 s.
+    from interpreter.content import yaml_source
+    calls, align = [], yaml_source._align
+    monkeypatch.setattr(yaml_source, "_align", lambda *a: calls.append(1) or align(*a))
+    unknown_names(toy, 200)
+    with pytest.raises(ContentError) as caught:
+        load_ruleset(str(toy))
+    places = [(d.line, d.col) for d in caught.value.diagnostics if d.code == "dsl-unknown-name"]
+    assert len(places) == 200 and places[0] == (position(toy / "flow.yaml", "zq0")[0], 10)
+    assert len(calls) <= 2
+
+
+def test_did_you_mean_hints_are_bounded_per_load(toy, monkeypatch):
+    # Each hint compares its word with every name: thousands of unknown names among
+    # thousands of counters took minutes; the hints stop after MAX_HINT_WORK comparisons.
+    from interpreter.dsl import check as checking
+    monkeypatch.setattr(checking, "MAX_HINT_WORK", 2_000)
+    compared = []
+    close = checking.difflib.get_close_matches
+    monkeypatch.setattr(checking.difflib, "get_close_matches",
+                        lambda word, names, **k: compared.append(len(names)) or close(word, names, **k))
+    unknown_names(toy, 300)
+    edit(toy / "flow.yaml", "  step = zq0 + 1\n", "  step = sped + 1\n")      # a near miss first
+    with pytest.raises(ContentError) as caught:
+        load_ruleset(str(toy))
+    assert 0 < sum(compared) <= 2_000 and len(compared) < 300
+    assert "did you mean" in str(caught.value.diagnostics[0].hint)         # the first ones still have one

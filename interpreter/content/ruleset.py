@@ -26,7 +26,7 @@ from .. import mechanics
 from ..diagnostics import ContentError, Diagnostic, did_you_mean
 from ..dsl import ast
 from ..dsl import kinds
-from ..dsl.check import Vocabulary, check, kind_of
+from ..dsl.check import Vocabulary, allow_hints, check, kind_of
 from ..dsl.explain import explain
 from ..mechanics.seats import BUILTIN_KINDS, BUILTINS, PLAYER_ATTRIBUTE_KINDS, PLAYER_ATTRIBUTES
 from .options import default_problems
@@ -733,11 +733,13 @@ class _Compiler:
             vocab.attributes |= _dict_keys(tree)
         owners = self.rules.__dict__.setdefault("owner_kinds", {})    # for codegen's direct reads
         _infer_results(vocab, [tree for tree, *_ in self.pending])
+        allow_hints()
         for tree, source, path, params in self.pending:
             for p in check(tree, vocab, params, owners):
                 line, col, end = p.span()
                 self.report(source, path, line, col, p.code, p.message, p.hint, end)
             self._number(tree, source, path)
+        allow_hints()                              # texts checked later (scenarios) have their own
 
     def _number(self, tree, source, path) -> None:
         rules = self.rules
