@@ -170,3 +170,13 @@ def test_did_you_mean_hints_are_bounded_per_load(toy, monkeypatch):
         load_ruleset(str(toy))
     assert 0 < sum(compared) <= 2_000 and len(compared) < 300
     assert "did you mean" in str(caught.value.diagnostics[0].hint)         # the first ones still have one
+
+
+def test_generators_nested_deeper_than_python_compiles_are_left_to_the_closures(toy):
+    # Each generator is a Python loop in the generated program; Python refuses more than 20
+    # blocks inside one another, and the whole program failed to compile at Game.new.
+    depth = 30
+    nested = "sum(" * depth + "y" + "".join(f" for x{i} in [1])" for i in range(depth))
+    add_functions(toy, {"deep": (["y"], nested)}, start=f"step = deep(3)")
+    game = Game.new(load_ruleset(str(toy)), players=2, seed=1)
+    assert game.state["vars"]["step"] == 3

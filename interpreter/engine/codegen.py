@@ -1228,7 +1228,8 @@ class _Generator:
 
     def generator(self, node, scope, d):
         name = node.name
-        if node.var == "self" or name in self.rules.functions or name not in FUNCTIONS:
+        if (node.var == "self" or name in self.rules.functions or name not in FUNCTIONS
+                or len(self.hoisted) >= _DEEPEST_GENERATORS):
             raise Unsupported(name)
         items = self.fresh()                         # a fresh local: it may be assigned again
         self.line(d, f"{items} = {self.expr(node.iterable, scope, d)}")
@@ -1374,6 +1375,7 @@ def _walk(tree):
 
 _DEEPEST_FRAMES = 16       # a block's loops run through: at most 8 inside one another...
 _DEEPEST_INDENT = 48       # ...and their ifs and elifs this many indents deep (Python's limits: 20, 100)
+_DEEPEST_GENERATORS = 8    # generators inside one another written as loops (Python: 20 nested blocks)
 _INLINE_NODES = 60         # the largest function body (in syntax nodes) written at its call sites
 _INLINE_WRITTEN = 120      # ...and the most nodes one call writes, its inlined callees' with it
 
