@@ -180,3 +180,20 @@ def test_generators_nested_deeper_than_python_compiles_are_left_to_the_closures(
     add_functions(toy, {"deep": (["y"], nested)}, start=f"step = deep(3)")
     game = Game.new(load_ruleset(str(toy)), players=2, seed=1)
     assert game.state["vars"]["step"] == 3
+
+
+# ---------------------------------------------------------------- sizes in the declarations
+
+@pytest.mark.parametrize("file, old, new, maximum", [
+    # A billion piles were all built at Game.new (ten million: 23 s and 60 MB of state).
+    ("components.yaml", "row: {count: 2", "row: {count: 1000000000", 1000),
+    # validate plays a smoke game at every player count: a billion never ended.
+    ("game.yaml", "max: 3, default: 2", "max: 1000000000, default: 2", 100),
+])
+def test_sizes_that_the_engine_builds_are_bounded_by_the_schemas(toy, file, old, new, maximum):
+    edit(toy / file, old, new)
+    with pytest.raises(ContentError) as caught:
+        load_ruleset(str(toy))
+    diag, = caught.value.diagnostics
+    assert f"greater than the maximum of {maximum}" in diag.message
+    assert (diag.line, diag.col) == position(toy / file, "1000000000")
