@@ -99,8 +99,9 @@ def weighed(value) -> int:
             items = items.values()
         left -= len(items)
         kinds = {*map(type, items)}               # C speed: most lists hold no list
-        if str in kinds:
-            chars -= sum(len(item) for item in items if type(item) is str)
+        if str in kinds:                          # C speed again when all are strings (ids)
+            chars -= sum(map(len, items)) if len(kinds) == 1 else sum(
+                len(item) for item in items if type(item) is str)
         if left < 0 or chars < 0:
             raise RuleError(f"a value holding more than {MAX_NODES:,} items or {MAX_CHARS_HELD:,} "
                             "characters in all: does a loop keep putting it inside itself?")
