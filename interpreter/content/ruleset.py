@@ -26,7 +26,7 @@ from .. import mechanics
 from ..diagnostics import ContentError, Diagnostic, did_you_mean
 from ..dsl import ast
 from ..dsl import kinds
-from ..dsl.check import Vocabulary, check
+from ..dsl.check import Vocabulary, allow_hints, check, kind_of
 from ..dsl.explain import explain
 from ..mechanics.seats import BUILTIN_KINDS, BUILTINS, PLAYER_ATTRIBUTE_KINDS, PLAYER_ATTRIBUTES
 from .options import default_problems
@@ -732,11 +732,14 @@ class _Compiler:
         for tree, *_ in self.pending:              # record fields built in the texts
             vocab.attributes |= _dict_keys(tree)
         owners = self.rules.__dict__.setdefault("owner_kinds", {})    # for codegen's direct reads
+        _infer_results(vocab, [tree for tree, *_ in self.pending])
+        allow_hints()
         for tree, source, path, params in self.pending:
             for p in check(tree, vocab, params, owners):
                 line, col, end = p.span()
                 self.report(source, path, line, col, p.code, p.message, p.hint, end)
             self._number(tree, source, path)
+        allow_hints()                              # texts checked later (scenarios) have their own
 
     def _number(self, tree, source, path) -> None:
         rules = self.rules
@@ -748,6 +751,48 @@ class _Compiler:
             rules.node_id[id(node)] = nid
             rules.node_source[nid] = (source, path, (1, 1))
             stack.extend(reversed(list(node.children())))
+
+
+def _infer_results(vocab: Vocabulary, trees) -> None:
+    """Each ruleset function's result inferred after those of the functions it calls.
+
+    The checker infers a callee's result inside its caller's (several Python frames a
+    level), so a chain of 200 functions each calling the next overflowed Python's stack
+    at load. Here the chain is walked with a stack of our own, callees first, in the order
+    the checker meets the calls; a function still being inferred gives anything, as it
+    does in the checker, so the kinds are the checker's own.
+    """
+    functions, results = vocab.user_functions, vocab.results
+
+    def calls(tree) -> list:                      # as the checker meets them: values first
+        found, stack = [], [(tree, False)] if tree is not None else []
+        while stack:
+            node, done = stack.pop()
+            if done:
+                found.append(node.name)
+            else:
+                if node.__class__ in (ast.Function, ast.Generator) and node.name in functions:
+                    stack.append((node, True))
+                stack.extend((child, False) for child in reversed(node.children()))
+        return found
+
+    for tree in trees:
+        for root in calls(tree):
+            if root in results:
+                continue
+            results[root] = kinds.ANY
+            stack = [(root, iter(calls(functions[root][1])))]
+            while stack:
+                name, todo = stack[-1]
+                callee = next((c for c in todo if c not in results), None)
+                if callee is not None:
+                    results[callee] = kinds.ANY
+                    stack.append((callee, iter(calls(functions[callee][1]))))
+                    continue
+                stack.pop()
+                params, body = functions[name]
+                if body is not None:
+                    results[name] = kind_of(body, vocab, params)
 
 
 def _compile_all(rules, components, flow, data_sources, overlays, problems) -> None:

@@ -185,11 +185,23 @@ class Locator:
         entry = self._values.get(tuple(path))
         if entry is None or not isinstance(entry[1], ScalarNode):
             return self.at(path)
-        node = entry[1]
-        offsets = _align(node.value, self._text, *_source_cells(node, self._text))
-        value_lines = node.value.split("\n")
-        index = sum(len(text) + 1 for text in value_lines[: max(0, line - 1)]) + col - 1
+        offsets, starts = self._aligned(tuple(path), entry[1])
+        index = starts[min(max(line - 1, 0), len(starts) - 1)] + col - 1
         return self._line_col(offsets[min(max(index, 0), len(offsets) - 1)])
+
+    def _aligned(self, path: tuple, node: ScalarNode) -> tuple[list[int], list[int]]:
+        """A scalar's offsets into the file (``_align``) and where each of its lines starts in
+        its value, worked out once: a text of many problems asks for each (800 problems in
+        one block re-aligned it 800 times, 50 s)."""
+        cache = self.__dict__.setdefault("_alignments", {})
+        found = cache.get(path)
+        if found is None:
+            offsets = _align(node.value, self._text, *_source_cells(node, self._text))
+            starts = [0]
+            for text in node.value.split("\n"):
+                starts.append(starts[-1] + len(text) + 1)
+            found = cache[path] = (offsets, starts)
+        return found
 
     def _record(self, path: tuple, mark, node: Node, key_mark=None) -> None:
         self._values[path] = (mark, node)

@@ -14,7 +14,7 @@ lower them (``monkeypatch.setattr(budget, "MAX_STEPS", 1000)``).
 from __future__ import annotations
 
 from ..dsl import ast
-from ..model.limits import number, sized, span  # noqa: F401  (the size limits, for the engine)
+from ..model.limits import number, sized, span, weighed  # noqa: F401  (the size limits, for the engine)
 from ..model.values import RuleError
 
 MAX_STEPS = 1_000_000
@@ -75,6 +75,29 @@ def charge(game, steps: int) -> None:
     game.steps -= steps
     if game.steps < 0:
         raise RuleError(f"no decision after {MAX_STEPS:,} steps: does a loop never end?")
+
+
+NODES_PER_STEP = 1_000
+"""Items of a kept value walked (``kept``) for one step of the budget.
+
+Checking a value's size walks it; a loop that keeps a large value at every turn pays for
+those walks, so it stops within the budget's few seconds like any other loop.
+"""
+
+
+def kept(game, value, copy: bool = True):
+    """``value``, about to be kept in a local, a variable or a procedure's values, checked
+    (``limits.weighed``) and its walk charged to the budget; with ``copy`` a list is copied
+    (a stored value never aliases the state's own lists: replays must not depend on it)."""
+    if type(value) is list:
+        if copy:
+            value = list(value)
+    elif type(value) is not dict:
+        return value
+    steps = weighed(value) // NODES_PER_STEP
+    if steps:
+        charge(game, steps)
+    return value
 
 
 def call_exceeded(game, node) -> RuleError:

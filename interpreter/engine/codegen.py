@@ -37,7 +37,7 @@ from ..mechanics import ATTRIBUTES, FUNCTIONS, VERBS, core
 from ..mechanics import grids, programs, zones
 from ..mechanics.grids import ROOM_READERS, SIDE_READERS, _Geometry, edge_key
 from ..model import limits
-from ..model.limits import _SMALL as SMALL, number, sized
+from ..model.limits import _SMALL as SMALL, number, sized, weighed
 from ..model.values import (Condition, Grid, Player, Room, RuleError, Side, Zone, describe, items_of, room_name,
                             truth)
 from . import budget
@@ -202,9 +202,18 @@ def _ender(rules):
     return end
 
 
-def _own(value):
-    """Stored values never alias the state's own lists (as ``statements._own``)."""
-    return list(value) if type(value) is list else value
+def _own(value, game, copy=True):
+    """A value kept as ``statements.assign`` keeps it (``budget.kept``: checked, a list copied)."""
+    kind = type(value)
+    if kind is list:
+        if copy:
+            value = list(value)
+    elif kind is not dict:
+        return value
+    steps = weighed(value) // budget.NODES_PER_STEP  # as budget.kept, one call fewer
+    if steps:
+        budget.charge(game, steps)
+    return value
 
 
 def attribute_reader(name: str, rules):
@@ -365,7 +374,9 @@ class _Generator:
         self.inlinable: dict = {}          # ruleset function -> whether calls of it are written inline
         self.pure_functions: dict = {}     # ruleset function -> whether it reads and never rolls
         self.self_readers: dict = {}       # ruleset function -> whether it may read self (``reads_self``)
+        self.written_sizes: dict = {}      # inlinable ruleset function -> nodes a call writes
         self.condition_fields: dict = {}   # attribute -> {record id: its condition's expression}
+        self.generators = 0                # generators being written, one inside another
         self.runners: set = set()          # node ids of blocks that blocks run directly (``run_block``)
         self.filter_names: dict = {}       # id(choose) -> the name of its options' function
         self.cells: dict | None = None     # per root being written: {key of a common part: its cell}
@@ -413,6 +424,7 @@ class _Generator:
         names = list(rules.functions)
         for k, name in enumerate(names):
             self.fnames[name] = f"F{k}"
+        self.callees_first()
         kept = {}
         for name in names:
             params, tree = rules.functions[name]
@@ -643,7 +655,7 @@ class _Generator:
         elif cls is ast.Assign and len(stmt.target) == 1:
             name = stmt.target[0]
             t = self.fresh()
-            line(d, f"{t} = OWN({self.value_of(stmt.value)})")
+            line(d, f"{t} = OWN({self.value_of(stmt.value)}, game)")
             if name in self.rules.vars:                  # a local if one is bound, else the game's
                 line(d, f"if {k(name)} in env:")
                 line(d + 1, f"env[{k(name)}] = {t}")
@@ -683,7 +695,7 @@ class _Generator:
         temps = []
         for value in values:
             temps.append(self.fresh())
-            line(d, f"{temps[-1]} = {value}")
+            line(d, f"{temps[-1]} = OWN({value}, game, False)")
         for param, temp in zip(params, temps):
             line(d, f"{env}[{k(param)}] = {temp}")
         keywords = ", ".join(f"{k(key)}: {self.value_of(v)}" for key, v in stmt.keywords)
@@ -792,9 +804,9 @@ class _Generator:
         line(2, "try:")
         line(3, f"{env} = {{{k('self')}: env.get({k('self')})}}")
         temps = []
-        for arg in stmt.arg.args:
+        for arg in stmt.arg.args:                   # weighed as statements.program keeps them
             temps.append(self.fresh())
-            line(3, f"{temps[-1]} = {self.value_of(arg)}")
+            line(3, f"{temps[-1]} = OWN({self.value_of(arg)}, game, False)")
         for param, temp in zip(params, temps):
             line(3, f"{env}[{k(param)}] = {temp}")
         line(2, "except RuleError as exc:")
@@ -1237,8 +1249,19 @@ class _Generator:
         known = self.inlinable.get(name)
         if known is None:
             self.inlinable[name] = False               # while looking: a call of itself is a call
-            known = self.inlinable[name] = self.small_and_pure(self.rules.functions[name][1])
+            known = self.inlinable[name] = (self.small_and_pure(self.rules.functions[name][1])
+                                            and self.written(name) <= _INLINE_WRITTEN)
         return known
+
+    def written(self, name: str) -> int:
+        """The syntax nodes a call of inlinable ``name`` writes: its body's and, in turn, its
+        inlined callees' (each small body may call three more: a chain of them grew as 3**n)."""
+        size = self.written_sizes.get(name)
+        if size is None:
+            size = self.written_sizes[name] = sum(
+                1 + (self.written(n.name) if n.__class__ is ast.Function and n.name in self.rules.functions
+                     else 0) for n in _walk(self.rules.functions[name][1]))
+        return size
 
     def small_and_pure(self, tree) -> bool:
         size = 0
@@ -1284,6 +1307,34 @@ class _Generator:
                 or (cls is ast.Attribute and bool(self.conditions(n.name)))
                 for n in _walk(self.rules.functions[name][1]) for cls in (n.__class__,))
         return known
+
+    def callees_first(self) -> None:
+        """Work out each function's ``is_pure``, ``reads_self`` and ``is_inlinable`` after its
+        callees', with a stack of our own: those look-ups recurse, a few Python frames a call,
+        and a chain of 600 functions overflowed Python's stack. A function still being worked
+        out is marked as they mark it (impure, reading self, not inlined): on a cycle each gives
+        that answer whatever the order, so the answers are theirs."""
+        functions = self.rules.functions
+        memos = ((self.pure_functions, False), (self.self_readers, True), (self.inlinable, False))
+
+        def enter(name):
+            for memo, busy in memos:
+                memo[name] = busy
+            calls = [n.name for n in _walk(functions[name][1])
+                     if n.__class__ is ast.Function and n.name in functions]
+            return name, iter(calls)
+        for root in functions:
+            stack = [enter(root)] if root not in self.pure_functions else []
+            while stack:
+                name, todo = stack[-1]
+                callee = next((c for c in todo if c not in self.pure_functions), None)
+                if callee is not None:
+                    stack.append(enter(callee))
+                    continue
+                stack.pop()
+                for memo, _ in memos:
+                    del memo[name]
+                self.is_pure(name), self.reads_self(name), self.is_inlinable(name)
 
     def is_pure(self, name: str) -> bool:
         """Whether ruleset function ``name`` (and all it calls) is pure (``pure_call``); a cycle is not."""
@@ -1490,13 +1541,18 @@ class _Generator:
 
     def generator(self, node, scope, d):
         name = node.name
-        if node.var == "self" or name in self.rules.functions or name not in FUNCTIONS:
+        if (node.var == "self" or name in self.rules.functions or name not in FUNCTIONS
+                or self.generators >= _DEEPEST_GENERATORS):
             raise Unsupported(name)
         items = self.fresh()                         # a fresh local: it may be assigned again
         self.line(d, f"{items} = {self.expr(node.iterable, scope, d)}")
         var = self.fresh("v")
         inner = scope.bind(node.var, var, (("var", id(node)), self.loop_level(scope) + 1, id(node)))
-        return self.generator_loop(node, name, items, var, inner, d)
+        self.generators += 1
+        try:
+            return self.generator_loop(node, name, items, var, inner, d)
+        finally:
+            self.generators -= 1
 
     @staticmethod
     def loop_level(scope) -> int:
@@ -1687,7 +1743,9 @@ def _walk(tree):
 _DEEPEST_FRAMES = 16       # a block's loops run through: at most 8 inside one another...
 _DEEPEST_INDENT = 48       # ...and their ifs and elifs this many indents deep (Python's limits: 20, 100)
 _NESTED = 32              # frames on a stack under which a block runs the blocks it pushes itself
+_DEEPEST_GENERATORS = 8    # generators inside one another written as loops (Python: 20 nested blocks)
 _INLINE_NODES = 60         # the largest function body (in syntax nodes) written at its call sites
+_INLINE_WRITTEN = 120      # ...and the most nodes one call writes, its inlined callees' with it
 
 _GEO = "type({v}) is Grid and ({t} := GEO.get(({v}.grid, {v}.of))) is not None"
 _GEO_ROOM = "type({v}) is Room and ({t} := GEO.get(({v}.grid, {v}.of))) is not None"

@@ -62,15 +62,8 @@ def lose(game, ctx: Ctx, node) -> None:
         game.counters.lose(i, name, count)
 
 
-def _own(value):
-    """Stored values never alias the state's own lists (replays must not depend on it)."""
-    if type(value) is list:
-        return list(value)
-    return value
-
-
 def assign(game, ctx: Ctx, node) -> None:
-    _store(game, ctx, node.target, _own(evaluate(node.value, ctx)))
+    _store(game, ctx, node.target, budget.kept(game, evaluate(node.value, ctx)))
 
 
 def augassign(game, ctx: Ctx, node) -> None:
@@ -85,7 +78,7 @@ def augassign(game, ctx: Ctx, node) -> None:
             value = _int(current) + _int(delta)
     else:
         value = _int(current) - _int(delta)
-    _store(game, ctx, node.target, budget.sized(value))
+    _store(game, ctx, node.target, budget.kept(game, budget.sized(value), copy=False))
 
 
 def _int(value):
@@ -127,7 +120,7 @@ def _set_field(game, owner, field: str, value) -> None:
 
 def set_to(game, ctx: Ctx, node) -> None:
     """``set players[2].coin to 5``: a field of any player, reached by any expression."""
-    value = _own(evaluate(node.value, ctx))
+    value = budget.kept(game, evaluate(node.value, ctx))
     target = node.target
     if target.__class__ is ast.Name:
         _store(game, ctx, (target.id,), value)
@@ -156,7 +149,7 @@ def program(game, ctx: Ctx, target) -> tuple:
     env = {"self": ctx.env.get("self")}
     if target.__class__ is ast.Function and target.name in game.rules.procedures:
         params, root = game.rules.procedures[target.name]
-        args = [evaluate(a, ctx) for a in target.args]
+        args = [budget.kept(game, evaluate(a, ctx), copy=False) for a in target.args]
         if len(args) != len(params):
             raise RuleError(f"'{target.name}' takes {len(params)} values, got {len(args)}")
         env.update(zip(params, args))

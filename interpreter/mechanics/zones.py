@@ -273,9 +273,10 @@ SCHEMA = {'description': 'A place cards or pieces sit in order: a pile, hand, ro
                                'type': 'boolean',
                                'default': False},
                 'count': {'description': 'How many separate piles the zone has (indexed from '
-                                         '1); left out: one.',
+                                         '1; at most 1,000: each is built at the start of a game); left out: one.',
                           'type': 'integer',
-                          'minimum': 1},
+                          'minimum': 1,
+                          'maximum': 1000},
                 'from': {'description': 'A table whose records, in table order, the zone holds '
                                         'when the game starts.',
                          '$ref': '#/definitions/name'},

@@ -31,6 +31,24 @@ and Python refuses to print whole numbers above 4,300 digits. At least 19,
 so that ordinary 64-bit numbers are accepted by one comparison.
 """
 
+MAX_NODES = 1_000_000
+"""The most items a kept value's lists and records may hold in all (locals, variables,
+a procedure's values), a part counted each time it appears.
+
+``xs = [xs, xs]`` doubles a value in one step while its memory stays small (both halves
+are one list), so copying, saving or showing it after 40 steps would take 2**40. Ten
+times the longest list: a list of lists that long is built by a loop, not written.
+"""
+
+MAX_CHARS_HELD = 10 * MAX_CHARS
+"""The most characters a kept value's strings may have in all, a string counted each time
+it appears (a list of 100,000 copies of one long string is small in memory, not saved)."""
+
+MAX_NESTING = 100
+"""How deeply a kept value's lists and records may nest: ``xs = [xs]`` in a loop nests a
+level a step, and copying, saving and showing a value recurse (Python's own stack is about a
+thousand frames). As deep as the parser lets a text nest."""
+
 _SMALL = 2 ** 63       # every number below this has at most 19 digits
 
 
@@ -60,3 +78,33 @@ def span(first: int, last: int) -> None:
     """Refuse ``range(first, last)`` before building it when it would be too long."""
     if last - first + 1 > MAX_ITEMS:
         raise RuleError(f"range({first}, {last}) would have more than {MAX_ITEMS:,} items")
+
+
+def weighed(value) -> int:
+    """How many items a list or record holds, those of the lists and records inside it with
+    them, and a string's characters (0 for any other value); refused when that is over
+    MAX_NODES, its characters over MAX_CHARS_HELD or its nesting over MAX_NESTING, found
+    without walking further."""
+    kind = type(value)
+    if kind is not list and kind is not dict:
+        return 0
+    left, chars = MAX_NODES, MAX_CHARS_HELD
+    stack = [(value, 1)]
+    while stack:
+        items, depth = stack.pop()
+        if depth > MAX_NESTING:
+            raise RuleError(f"a value of lists or records nested more than {MAX_NESTING} deep: "
+                            "does a loop keep nesting it in itself?")
+        if type(items) is dict:
+            items = items.values()
+        left -= len(items)
+        kinds = {*map(type, items)}               # C speed: most lists hold no list
+        if str in kinds:                          # C speed again when all are strings (ids)
+            chars -= sum(map(len, items)) if len(kinds) == 1 else sum(
+                len(item) for item in items if type(item) is str)
+        if left < 0 or chars < 0:
+            raise RuleError(f"a value holding more than {MAX_NODES:,} items or {MAX_CHARS_HELD:,} "
+                            "characters in all: does a loop keep putting it inside itself?")
+        if list in kinds or dict in kinds:
+            stack.extend((item, depth + 1) for item in items if type(item) is list or type(item) is dict)
+    return MAX_NODES - left

@@ -256,6 +256,16 @@ def seat_label(i: int, names=None) -> str:
     return f"P{i + 1}"
 
 
+def _described(value, names) -> str:
+    """A list or record's label, its size already checked (``describe``)."""
+    kind = type(value)
+    if kind is dict:
+        return "{" + ", ".join(f"{k}: {_described(v, names)}" for k, v in value.items()) + "}"
+    if kind is list:
+        return "[" + ", ".join(_described(v, names) for v in value) + "]"
+    return describe(value, names)
+
+
 def describe(value, names=None) -> str:
     """A short readable label for any value (option labels, log lines).
 
@@ -281,10 +291,10 @@ def describe(value, names=None) -> str:
         return value.name
     if kind is Effect:
         return value.key
-    if kind is dict:
-        return "{" + ", ".join(f"{k}: {describe(v, names)}" for k, v in value.items()) + "}"
-    if kind is list:
-        return "[" + ", ".join(describe(v, names) for v in value) + "]"
+    if kind is dict or kind is list:
+        from .limits import weighed          # limits reads this module's RuleError
+        weighed(value)                       # a part shown each time it appears: bounded first
+        return _described(value, names)
     if value is None:
         return "none"
     if value is True or value is False:
