@@ -206,6 +206,8 @@ def _own(value, game, copy=True):
     """A value kept as ``statements.assign`` keeps it (``budget.kept``: checked, a list copied)."""
     kind = type(value)
     if kind is list:
+        if not value:                                 # the usual case: nothing to weigh
+            return [] if copy else value
         if copy:
             value = list(value)
     elif kind is not dict:

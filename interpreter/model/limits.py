@@ -86,7 +86,7 @@ def weighed(value) -> int:
     MAX_NODES, its characters over MAX_CHARS_HELD or its nesting over MAX_NESTING, found
     without walking further."""
     kind = type(value)
-    if kind is not list and kind is not dict:
+    if kind is not list and kind is not dict or not value:     # most values kept are empty lists
         return 0
     left, chars = MAX_NODES, MAX_CHARS_HELD
     stack = [(value, 1)]
