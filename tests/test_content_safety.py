@@ -4,7 +4,6 @@ shown in diagnostics."""
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -18,14 +17,6 @@ from interpreter.diagnostics import ContentError
 from support import edit, position
 
 ROOT = Path(__file__).resolve().parents[1]
-TOY = ROOT / "tests" / "rulesets" / "toy"
-
-
-@pytest.fixture
-def toy(tmp_path):
-    target = tmp_path / "toy"
-    shutil.copytree(TOY, target)
-    return target
 SECRET = "rulebook-test-secret-7f3a"
 
 

@@ -3,7 +3,6 @@ counts, floats where integers are declared and keys that are not text, each
 at its file:line:col."""
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -14,14 +13,6 @@ from interpreter.diagnostics import ContentError
 from support import edit, position
 from interpreter.engine.game import Game
 
-TOY = Path(__file__).resolve().parent / "rulesets" / "toy"
-
-
-@pytest.fixture
-def toy(tmp_path):
-    target = tmp_path / "toy"
-    shutil.copytree(TOY, target)
-    return target
 
 
 
