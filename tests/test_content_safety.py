@@ -16,7 +16,6 @@ from interpreter.diagnostics import ContentError
 
 from support import edit, position
 
-ROOT = Path(__file__).resolve().parents[1]
 SECRET = "rulebook-test-secret-7f3a"
 
 
