@@ -202,3 +202,36 @@ def test_sizes_that_the_engine_builds_are_bounded_by_the_schemas(toy, file, old,
     diag, = caught.value.diagnostics
     assert f"greater than the maximum of {maximum}" in diag.message
     assert (diag.line, diag.col) == position(toy / file, "1000000000")
+
+
+# ---------------------------------------------------------------- work done inside one step
+
+@pytest.mark.parametrize("body, cost", [
+    # One statement walked 50,000 items a turn for a step or two (text() 20 ms a turn), so
+    # hours passed before the step budget stopped the loop. ``cost``: the steps a turn pays
+    # at least now (a thousand items a step, as a kept list is weighed; text: one an item).
+    ("y = text(xs)", 50_000),
+    ("ys = xs + []", 100),                  # the sum, and ys kept
+    ("n = count(list(xs))", 50),
+    ("ys = sort(xs)", 150),                 # given, given back, kept
+    ("ys = unique(xs)", 150),
+    ("b = 0 in xs", 50),
+    ("b = xs == ys", 100),
+])
+@pytest.mark.parametrize("generated", [True, False])
+def test_a_loop_walking_a_long_list_in_one_statement_pays_for_the_walk(toy, monkeypatch, body, cost,
+                                                                        generated):
+    from interpreter.engine import budget
+    from interpreter.mechanics import FUNCTIONS
+    monkeypatch.setattr(codegen, "ENABLED", generated)
+    monkeypatch.setattr(budget, "MAX_STEPS", 30_000)
+    turns = []                                    # keys() is called once a turn: the turns counted
+    keys = FUNCTIONS["keys"].fn
+    monkeypatch.setattr(FUNCTIONS["keys"], "fn", lambda ctx, args: turns.append(1) or keys(ctx, args))
+    edit(toy / "flow.yaml", "start: |\n", "start: |\n  xs = range(1, 50000)\n  ys = range(1, 50000)\n"
+         f"  while true:\n    {body}\n    k = keys({{}})\n")
+    with pytest.raises(RuleError, match="no decision after 30,000 steps") as caught:
+        Game.new(load_ruleset(str(toy)), players=2, seed=1)
+    line, col = position(toy / "flow.yaml", body)
+    assert f"flow.yaml:{line}:{col}:" in str(caught.value)        # the statement that walked
+    assert len(turns) <= 30_000 // cost + 1, len(turns)         # uncharged: 560 turns or more

@@ -21,8 +21,10 @@ MAX_STEPS = 1_000_000
 """Steps a game may take between two decisions before it is stopped.
 
 A step is a frame pushed (a block, loop body, branch or procedure run), a
-ruleset function called from inside another (only those can multiply), or
-an item a generator walks through. The bundled game takes at most about
+ruleset function called from inside another (only those can multiply), an
+item a generator walks through, ``NODES_PER_STEP`` items that one call or
+operator walks (``walked``, ``operands``) or a kept value holds (``kept``), or
+one item written out (``written``). The bundled game takes at most about
 1,600 steps between two decisions, so a million is far beyond real content,
 yet an endless loop stops within a few seconds.
 """
@@ -78,11 +80,52 @@ def charge(game, steps: int) -> None:
 
 
 NODES_PER_STEP = 1_000
-"""Items of a kept value walked (``kept``) for one step of the budget.
+"""Items walked at C speed for one step of the budget: a kept value weighed (``kept``), the
+lists a registered function is given and gives (``walked``), both sides of ``+``, ``==`` or
+``in`` (``operands``).
 
-Checking a value's size walks it; a loop that keeps a large value at every turn pays for
-those walks, so it stops within the budget's few seconds like any other loop.
+A loop that walks a large value at every turn pays for those walks, so it stops within the
+budget like any other loop. Walking costs 2 to 20 ns an item (weighing the most), so a step
+of a thousand items is 2 to 20 microseconds, a plain step about one: such a loop stops
+within 20 s, not hours.
 """
+
+_SIZED = (list, dict, str)
+
+
+def walked(game, values, result=None) -> None:
+    """Charge one call of a registered function that walks its values (``Function.walks``):
+    the lists, records and strings it was given and the one it gives, ``NODES_PER_STEP`` items
+    a step (a call with small values costs nothing)."""
+    n = len(result) if type(result) in _SIZED else 0
+    for value in values:
+        if type(value) in _SIZED:
+            n += len(value)
+    if n >= NODES_PER_STEP:
+        charge(game, n // NODES_PER_STEP)
+
+
+def operands(game, a, b) -> None:
+    """Charge ``a + b``, ``a == b`` or ``a in b`` for the lists, records and strings they walk."""
+    n = (len(a) if type(a) in _SIZED else 0) + (len(b) if type(b) in _SIZED else 0)
+    if n >= NODES_PER_STEP:
+        charge(game, n // NODES_PER_STEP)
+
+
+def written(game, values, result=None) -> None:
+    """Charge a call that writes its values out for people (``text``, ``join``): one step
+    per item of each list or record, its parts counted each time they appear (``weighed``);
+    writing an item is a Python call or more (``describe``), a hundred times weighing's."""
+    n = 0
+    for value in values:
+        if type(value) is list or type(value) is dict:
+            n += weighed(value)
+    if n:
+        charge(game, n)
+
+
+WALKS = {"lists": walked, "parts": written}
+"""How a call of a registered function is charged, by its ``Function.walks``."""
 
 
 def kept(game, value, copy: bool = True):

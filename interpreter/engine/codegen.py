@@ -109,6 +109,7 @@ def _zone_binop(op, a, b, ctx):
         a = items_of(a, state)
     if type(b) is Zone:
         b = items_of(b, state)
+    budget.operands(ctx.game, a, b)
     return _ZONE_OPS[op](a, b)
 
 
@@ -1226,20 +1227,24 @@ class _Generator:
         args = self.exprs(node.args, scope, d)
         fn = FUNCTIONS[name].fn
         cases = [case for case in (_FAST.get(fn), _FAST.get((fn, "record"))) if case and case[0] == len(args)]
+        walks = FUNCTIONS[name].walks
         if not cases:
             values = self.fresh()
             self.line(d, f"{values} = [{', '.join(args)}]")
-            return self.mechanic(name, values, d)
+            return self.mechanic(name, values, d, walks=walks)
         t = self.fresh()                              # the common cases inline, the function else
         word = "if"
         for _, guard, value in cases:
             self.line(d, f"{word} {self.keys(guard.format(*args, t=t))}:")
             self.line(d + 1, f"{t} = {self.keys(value.format(*args, t=t))}")
+            if walks:                                 # a list made inline (list()): its length
+                self.line(d + 1, f"if type({t}) is list and len({t}) >= BUDGET.NODES_PER_STEP:")
+                self.line(d + 2, f"BUDGET.walked(ctx.game, (), {t})")
             word = "elif"
         self.line(d, "else:")
         values = self.fresh()
         self.line(d + 1, f"{values} = [{', '.join(args)}]")
-        self.mechanic(name, values, d + 1, t)
+        self.mechanic(name, values, d + 1, t, walks=walks)
         return t
 
     # A small ruleset function that reads the state only through pure functions and plain
@@ -1532,13 +1537,16 @@ class _Generator:
             self.line(d, f"{me} = ctx.env.get({self.const('self')})")
         return self.expr(tree, _Scope(dict(zip(params, args), self=me), False, keys), d)
 
-    def mechanic(self, name: str, values: str, d: int, t: str | None = None) -> str:
-        """A call of a registered function; a Python error in it is judged by ``misuse``."""
+    def mechanic(self, name: str, values: str, d: int, t: str | None = None, walks=None) -> str:
+        """A call of a registered function; a Python error in it is judged by ``misuse``; with
+        ``walks`` (its ``Function.walks``) the call is charged for what it walked."""
         t = t or self.fresh()
         self.line(d, "try:")
         self.line(d + 1, f"{t} = {self.const(FUNCTIONS[name].fn)}(ctx, {values})")
         self.line(d, "except PYERR as exc:")
         self.line(d + 1, f"raise MISUSE(ctx, {self.const(name)}, {values}, exc) from exc")
+        if walks:
+            self.line(d, f"{self.const(budget.WALKS[walks])}(ctx.game, {values}, {t})")
         return t
 
     def generator(self, node, scope, d):
@@ -1609,11 +1617,13 @@ class _Generator:
             if op in ("==", "!="):
                 same = f"({a} == {b} and (type({a}) is bool) is (type({b}) is bool))"
                 fast = same if op == "==" else f"(not {same})"
-                return f"(ZONE_OP({k}, {a}, {b}, ctx) if type({a}) is Zone or type({b}) is Zone else {fast})"
+                return (f"(ZONE_OP({k}, {a}, {b}, ctx) if type({a}) is Zone or type({b}) is Zone "
+                        f"or type({a}) is list and len({a}) >= BUDGET.NODES_PER_STEP else {fast})")   # charged
             if op == "+":
                 return self.arithmetic(a, b, "+", f"ZONE_OP({k}, {a}, {b}, ctx)", d, lists=True, node=node)
             test = f"{a} in {b}" if op == "in" else f"{a} not in {b}"
-            return f"({test} if type({b}) is list and type({a}) is not Zone else ZONE_OP({k}, {a}, {b}, ctx))"
+            return (f"({test} if type({b}) is list and type({a}) is not Zone and len({b}) < BUDGET.NODES_PER_STEP "
+                    f"else ZONE_OP({k}, {a}, {b}, ctx))")          # a long list: charged there
         if op in ("<", "<=", ">", ">="):
             return f"({a} {op} {b} if type({a}) is int and type({b}) is int else CMP_ERROR({k}, {a}, {b}))"
         if op in ("-", "*"):
@@ -1641,8 +1651,8 @@ class _Generator:
                 continue
             self.line(d, f"{word} type({a}) is {kind} and type({b}) is {kind}:")
             self.line(d + 1, f"{t} = {a} + {b}")
-            self.line(d + 1, f"if len({t}) > LIMITS.{limit}:")
-            self.line(d + 2, f"{t} = SIZED({t})")
+            self.line(d + 1, f"if len({t}) >= BUDGET.NODES_PER_STEP:")    # checked, and charged
+            self.line(d + 2, f"BUDGET.walked(ctx.game, (), SIZED({t}))")
             word = "elif"
         if word == "if":
             self.line(d, f"{t} = {otherwise}")

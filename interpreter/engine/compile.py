@@ -81,8 +81,11 @@ def _index(node):
 
 
 def _function(node):
+    from ..mechanics import FUNCTIONS
     name = node.name
     args = [compiled(a) for a in node.args]
+    entry = FUNCTIONS.get(name)
+    walks = budget.WALKS[entry.walks] if entry is not None and entry.walks else None
 
     one = args[0] if len(args) == 1 else None
 
@@ -92,9 +95,12 @@ def _function(node):
             raise RuleError(f"unknown function '{name}'")
         values = [one(ctx)] if one is not None else [a(ctx) for a in args]
         try:
-            return function(ctx, values)
+            result = function(ctx, values)
         except _PYTHON_ERRORS as exc:
             raise misuse(ctx, name, values, exc) from exc
+        if walks is not None and function is entry.fn:     # not a ruleset function of that name
+            walks(ctx.game, values, result)
+        return result
     return fn
 
 
@@ -248,6 +254,7 @@ def _binop(node):
                 a = items_of(a, ctx.game.state)
             if type(b) is Zone:
                 b = items_of(b, ctx.game.state)
+            budget.operands(ctx.game, a, b)            # what they walk
             return op(a, b)
         return fn
     return lambda ctx: op(left(ctx), right(ctx))

@@ -68,14 +68,19 @@ class Function:
 
     ``pure``: it changes nothing, draws nothing and runs no ruleset program, so the code
     generator may inline a ruleset function that calls it or work it out once in a loop.
+    ``walks``: what one call walks, charged to the step budget where calls are made
+    (``engine/budget.py`` ``WALKS``): ``"lists"`` the lists it is given and gives,
+    ``"parts"`` every part of the values it writes out; none for a call whose work does
+    not grow with its values (``count`` and ``first`` read a length or one item).
     """
 
-    __slots__ = ("fn", "signature", "doc", "example", "pure")
+    __slots__ = ("fn", "signature", "doc", "example", "pure", "walks")
 
-    def __init__(self, fn, signature: str, doc: str = "", example: str = "", pure: bool = True):
+    def __init__(self, fn, signature: str, doc: str = "", example: str = "", pure: bool = True,
+                 walks: str | None = None):
         self.fn = fn
         self.signature: Signature = parse_signature(signature)
-        self.doc, self.example, self.pure = doc, example, pure
+        self.doc, self.example, self.pure, self.walks = doc, example, pure, walks
 
     def __call__(self, ctx, args):
         return self.fn(ctx, args)
@@ -152,27 +157,27 @@ VERBS = {
 FUNCTIONS = {
     # general
     "count": Function(core.count, "count(list) -> number", doc="how many items", example="count(c for c in self.hand if c.value > 2)"),
-    "sum": Function(core.total, "sum(list of number) -> number", doc="the total of numbers (0 for none)", example="sum(list(c.value for c in self.hand))"),
-    "max": Function(core.largest, "max(list of number or number, number...) -> number or none", doc="the largest of a list or of the values given (none for an empty list)", example="max(list(p.coin for p in players))"),
-    "min": Function(core.smallest, "min(list of number or number, number...) -> number or none", doc="the smallest of a list or of the values given (none for an empty list)", example="min(self.coin, 3)"),
+    "sum": Function(core.total, "sum(list of number) -> number", doc="the total of numbers (0 for none)", example="sum(list(c.value for c in self.hand))", walks="lists"),
+    "max": Function(core.largest, "max(list of number or number, number...) -> number or none", doc="the largest of a list or of the values given (none for an empty list)", example="max(list(p.coin for p in players))", walks="lists"),
+    "min": Function(core.smallest, "min(list of number or number, number...) -> number or none", doc="the smallest of a list or of the values given (none for an empty list)", example="min(self.coin, 3)", walks="lists"),
     "range": Function(core.inclusive_range, "range(number, number) -> list of number", doc="the whole numbers from A to B, both included", example="range(1, 3)"),
     "abs": Function(core.absolute, "abs(number) -> number", doc="a number without its sign", example="abs(self.coin - 5)"),
     "first": Function(core.first, "first(list of K) -> K or none", doc="the first item, or none", example="first(q for q in players_after(self) if q.coin > 0)"),
-    "any": Function(core.any_of, "any(list) -> bool", doc="true if some item is true", example="any(list(p.coin > 9 for p in players))"),
-    "all": Function(core.all_of, "all(list) -> bool", doc="true if every item is true", example="all(list(count(z) == 1 for z in pile))"),
-    "unique": Function(core.unique, "unique(list of K) -> list of K", doc="the items without repeats, in first-seen order", example="unique(closed + self.closing)"),
+    "any": Function(core.any_of, "any(list) -> bool", doc="true if some item is true", example="any(list(p.coin > 9 for p in players))", walks="lists"),
+    "all": Function(core.all_of, "all(list) -> bool", doc="true if every item is true", example="all(list(count(z) == 1 for z in pile))", walks="lists"),
+    "unique": Function(core.unique, "unique(list of K) -> list of K", doc="the items without repeats, in first-seen order", example="unique(closed + self.closing)", walks="lists"),
     "roll": Function(core.roll, "roll(number) -> number", doc="a seeded die roll from 1 to N (it draws from the game's random stream, so roll in a statement)", example="roll(6)", pure=False),
-    "keys": Function(core.keys, "keys(record) -> list of string", doc="a record's field names", example='keys({"a": 1, "b": 2})'),
-    "with_most": Function(core.with_most, "with_most(list of K, list of number) -> list of K", doc="the items whose value is the largest (all of them on a tie)", example="with_most(players, list(p.coin for p in players))"),
-    "with_least": Function(core.with_least, "with_least(list of K, list of number) -> list of K", doc="the items whose value is the smallest (all of them on a tie)", example="with_least(players, list(p.coin for p in players))"),
-    "sort": Function(core.sort, "sort(list of K) -> list of K", doc="the items smallest first (numbers, strings, or lists compared element by element)", example="sort(list(c.value for c in self.hand))"),
-    "sort_by": Function(core.sort_by, "sort_by(list of K, list) -> list of K", doc="the items in the order of their keys, smallest first; a key may be a list, compared element by element", example="sort_by(players, list([-p.coin, p.seat] for p in players))"),
-    "join": Function(core.join, "join(list, string) -> string", doc="the items written out (as text() writes them) with a separator between", example='join(list(c.name for c in self.hand), ", ")'),
+    "keys": Function(core.keys, "keys(record) -> list of string", doc="a record's field names", example='keys({"a": 1, "b": 2})', walks="lists"),
+    "with_most": Function(core.with_most, "with_most(list of K, list of number) -> list of K", doc="the items whose value is the largest (all of them on a tie)", example="with_most(players, list(p.coin for p in players))", walks="lists"),
+    "with_least": Function(core.with_least, "with_least(list of K, list of number) -> list of K", doc="the items whose value is the smallest (all of them on a tie)", example="with_least(players, list(p.coin for p in players))", walks="lists"),
+    "sort": Function(core.sort, "sort(list of K) -> list of K", doc="the items smallest first (numbers, strings, or lists compared element by element)", example="sort(list(c.value for c in self.hand))", walks="lists"),
+    "sort_by": Function(core.sort_by, "sort_by(list of K, list) -> list of K", doc="the items in the order of their keys, smallest first; a key may be a list, compared element by element", example="sort_by(players, list([-p.coin, p.seat] for p in players))", walks="lists"),
+    "join": Function(core.join, "join(list, string) -> string", doc="the items written out (as text() writes them) with a separator between", example='join(list(c.name for c in self.hand), ", ")', walks="parts"),
     "headroom": Function(core.headroom, "headroom(player, string) -> number", doc="how much more of a counter may still be gained (ceiling and earning cap)", example='headroom(self, "coin")'),
     "effect": Function(core.effect, "effect(id, string) -> effect", doc="the effect written in a field of a record, to run with do", example='effect(c, "bonus")'),
-    "list": Function(core.as_list, "list(list of K) -> list of K", doc="the items a generator collects, as a list", example="list(p.coin for p in players)"),
-    "flatten": Function(core.flatten, "flatten(list of list of K) -> list of K", doc="one list of the items of several lists", example="flatten(list(p.hand for p in players))"),
-    "text": Function(core.text, "text(any...) -> string", doc="the values written out for people, separated by spaces", example='text(self.name, "has", self.coin, "coin")'),
+    "list": Function(core.as_list, "list(list of K) -> list of K", doc="the items a generator collects, as a list", example="list(p.coin for p in players)", walks="lists"),
+    "flatten": Function(core.flatten, "flatten(list of list of K) -> list of K", doc="one list of the items of several lists", example="flatten(list(p.hand for p in players))", walks="lists"),
+    "text": Function(core.text, "text(any...) -> string", doc="the values written out for people, separated by spaces", example='text(self.name, "has", self.coin, "coin")', walks="parts"),
     "get": Function(core.get, "get(any, string, any) -> any", doc="a field of a record, or the default when it has none", example='get(c, "bonus", 0)'),
     # seats and programs
     "turn_order": Function(seats.turn_order, "turn_order(player) -> list of player", doc="every person clockwise (to the left), starting with this one", example="turn_order(self)"),
@@ -197,8 +202,8 @@ FUNCTIONS = {
     "reading": Function(tracks.reading, "reading(track, string) -> any", doc="a field of the marker's space, or of the nearest space before it that has it", example='reading(self.fame, "income")'),
     "linked": Function(graphs.linked, "linked(graph, id) -> list of id", doc="the nodes one edge away", example="linked(borders, home)"),
     "degree": Function(graphs.degree, "degree(graph, id) -> number", doc="how many edges touch a node", example="degree(borders, home)"),
-    "components": Function(graphs.components, "components(graph, list of id) -> list of list of id", doc="the connected groups among some nodes", example="components(borders, self.lands)"),
-    "reach": Function(graphs.reach, "reach(graph, id, list of id) -> list of id", doc="every node of a list reachable from a node through that list", example="reach(borders, home, self.lands)"),
+    "components": Function(graphs.components, "components(graph, list of id) -> list of list of id", doc="the connected groups among some nodes", example="components(borders, self.lands)", walks="lists"),
+    "reach": Function(graphs.reach, "reach(graph, id, list of id) -> list of id", doc="every node of a list reachable from a node through that list", example="reach(borders, home, self.lands)", walks="lists"),
     # auctions
     "lots": Function(auction.lots, "lots(string) -> list of record", doc='the row of an auction, in order, as lot records', example='lots("sale")', pure=False),
     "bids": Function(auction.bids, "bids(record) -> list of record", doc='the bids on a lot, in the order they were placed', example='bids(l)', pure=False),
