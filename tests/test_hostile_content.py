@@ -21,13 +21,6 @@ from support import edit, position
 TOY = Path(__file__).resolve().parent / "rulesets" / "toy"
 
 
-@pytest.fixture
-def toy(tmp_path):
-    target = tmp_path / "toy"
-    shutil.copytree(TOY, target)
-    return target
-
-
 def add_functions(toy: Path, functions: dict, start: str = "") -> None:
     """Ruleset functions ``{name: (params, expr)}`` in the toy's flow; ``start`` runs first."""
     text = "".join(f"  {name}:\n    params: [{', '.join(params)}]\n    expr: {expr}\n"
