@@ -132,10 +132,13 @@ def kept(game, value, copy: bool = True):
     """``value``, about to be kept in a local, a variable or a procedure's values, checked
     (``limits.weighed``) and its walk charged to the budget; with ``copy`` a list is copied
     (a stored value never aliases the state's own lists: replays must not depend on it)."""
-    if type(value) is list:
+    kind = type(value)
+    if kind is list:
+        if not value:                                 # the usual case: nothing to weigh
+            return [] if copy else value
         if copy:
             value = list(value)
-    elif type(value) is not dict:
+    elif kind is not dict:
         return value
     steps = weighed(value) // NODES_PER_STEP
     if steps:

@@ -37,7 +37,7 @@ from ..mechanics import ATTRIBUTES, FUNCTIONS, VERBS, core
 from ..mechanics import grids, programs, zones
 from ..mechanics.grids import ROOM_READERS, SIDE_READERS, _Geometry, edge_key
 from ..model import limits
-from ..model.limits import _SMALL as SMALL, number, sized, weighed
+from ..model.limits import _SMALL as SMALL, number, sized
 from ..model.values import (Condition, Grid, Player, Room, RuleError, Side, Zone, describe, items_of, room_name,
                             truth)
 from . import budget
@@ -203,22 +203,6 @@ def _ender(rules):
     return end
 
 
-def _own(value, game, copy=True):
-    """A value kept as ``statements.assign`` keeps it (``budget.kept``: checked, a list copied)."""
-    kind = type(value)
-    if kind is list:
-        if not value:                                 # the usual case: nothing to weigh
-            return [] if copy else value
-        if copy:
-            value = list(value)
-    elif kind is not dict:
-        return value
-    steps = weighed(value) // budget.NODES_PER_STEP  # as budget.kept, one call fewer
-    if steps:
-        budget.charge(game, steps)
-    return value
-
-
 def attribute_reader(name: str, rules):
     """``value.name`` for this one name, its likely readers found once (generic dispatch last)."""
     from .evaluate import attribute, player_attribute
@@ -360,7 +344,7 @@ class _Generator:
             "NUMBER": number, "SIZED": sized, "INT": _int, "DIVIDE": _divide, "PLUS": _plus,
             "MISUSE": misuse, "PYERR": _PYTHON_ERRORS, "BUDGET": budget, "NK": _MISSING,
             "PLAIN": (int, str, type(None)), "TRACE": _trace, "SMALL": SMALL,
-            "ERROR": Exception, "AFTER": _after, "GO_ON": _GO_ON, "END": _ender(rules), "OWN": _own, "LOOP_ITEMS": _loop_items, "RANGE": range,
+            "ERROR": Exception, "AFTER": _after, "GO_ON": _GO_ON, "END": _ender(rules), "KEPT": budget.kept, "LOOP_ITEMS": _loop_items, "RANGE": range,
             "CTX": Ctx, "EVAL": evaluate, "PUSH": machine.push, "BREAK": machine._break,
             "LOCATED": machine.located, "INTERNAL": machine.internal, "WAIT": machine.WAIT, "NESTED": _NESTED,
             "DECIDE": machine._decide, "CHOICES": machine.choices, "ITEMS_OF": items_of, "DESCRIBE": describe,
@@ -658,7 +642,7 @@ class _Generator:
         elif cls is ast.Assign and len(stmt.target) == 1:
             name = stmt.target[0]
             t = self.fresh()
-            line(d, f"{t} = OWN({self.value_of(stmt.value)}, game)")
+            line(d, f"{t} = KEPT(game, {self.value_of(stmt.value)})")
             if name in self.rules.vars:                  # a local if one is bound, else the game's
                 line(d, f"if {k(name)} in env:")
                 line(d + 1, f"env[{k(name)}] = {t}")
@@ -698,7 +682,7 @@ class _Generator:
         temps = []
         for value in values:
             temps.append(self.fresh())
-            line(d, f"{temps[-1]} = OWN({value}, game, False)")
+            line(d, f"{temps[-1]} = KEPT(game, {value}, False)")
         for param, temp in zip(params, temps):
             line(d, f"{env}[{k(param)}] = {temp}")
         keywords = ", ".join(f"{k(key)}: {self.value_of(v)}" for key, v in stmt.keywords)
@@ -809,7 +793,7 @@ class _Generator:
         temps = []
         for arg in stmt.arg.args:                   # weighed as statements.program keeps them
             temps.append(self.fresh())
-            line(3, f"{temps[-1]} = OWN({self.value_of(arg)}, game, False)")
+            line(3, f"{temps[-1]} = KEPT(game, {self.value_of(arg)}, False)")
         for param, temp in zip(params, temps):
             line(3, f"{env}[{k(param)}] = {temp}")
         line(2, "except RuleError as exc:")
