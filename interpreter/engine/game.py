@@ -422,6 +422,7 @@ class Game:
         self._base = None
         if self.__class__ is _Sealed:
             self.__class__ = Game
+        machine.unshare(self)                  # the snapshot keeps the table as it was, whoever writes it
 
     def _copied(self, th: dict | None) -> tuple:
         """What a failed call restores, taken cheaply (``apply`` runs at every decision).
@@ -728,6 +729,7 @@ class Game:
         self.rules.add_nodes(tree)
         open_block = self.state["flow"].get("snapshot") is not None
         before = {key: plain_copy(self.state[key]) for key in self.table_keys} if open_block else None
+        machine.unshare(self)                         # the statements may write any of the table
 
         def run():
             self.memo.clear()
