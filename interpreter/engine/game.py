@@ -16,6 +16,7 @@ import json
 import pickle
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from .. import mechanics
 from ..mechanics import zones
@@ -271,10 +272,12 @@ class Game:
         """Every decision waiting for an answer (several during simultaneous play)."""
         flow = self.__dict__["state"]["flow"]
         out = []
+        fetch = self._fetch
         for th in flow["threads"] or (flow["main"],):
             p = th["pending"]
-            if p is not None:
-                out.append(Decision(p["player"], p["prompt"], self._labels(th, p)))
+            if p is not None:                  # a new Decision each time: an answered one refuses
+                count = p["count"] if "count" in p else len(p["labels"])     # (as ``_labels``)
+                out.append(Decision(p["player"], p["prompt"], Labels(count, partial(fetch, th, p))))
         return out
 
     def _labels(self, th: dict, p: dict | None = None) -> Labels:
@@ -282,7 +285,7 @@ class Game:
         if p is None:
             p = th["pending"]
         count = p["count"] if "count" in p else len(p["labels"])
-        return Labels(count, lambda ks: self._fetch(th, p, ks))
+        return Labels(count, partial(self._fetch, th, p))      # (a partial: made and called in C)
 
     def _fetch(self, th: dict, p: dict, ks) -> list:
         """Labels ``ks`` (None: all) of ``th``'s decision ``p``, which must still be waiting."""
@@ -346,7 +349,7 @@ class Game:
         else:
             index = self._index(choice, self._labels(th))
         label = self._fetch(th, p, (index,))[0]    # built before anything changes: it may fail
-        self._all_or_nothing(th, lambda: self._answer(th, player, index, label))
+        self._all_or_nothing(th, self._answer, th, player, index, label)
 
     def _answer(self, th: dict, player: int, index: int, label: str) -> None:
         self.memo.clear()
@@ -360,15 +363,15 @@ class Game:
         """Run on to the next decisions after a stop between statements (``pause``)."""
         if self.paused:
             self.paused = False
-            self._all_or_nothing(None, lambda: machine.run(self))
+            self._all_or_nothing(None, machine.run, self)
 
-    def _all_or_nothing(self, th: dict | None, run) -> None:
-        """``run()``; on any error in it, put the state back as it was, and report the error as
-        ours or the content's. (A plain call, not a context manager: ``apply`` pays it at every
+    def _all_or_nothing(self, th: dict | None, run, *args) -> None:
+        """``run(*args)``; on any error in it, put the state back as it was, and report the error
+        as ours or the content's. (A plain call, not a context manager: ``apply`` pays it at every
         decision.)"""
         saved = self._checkpoint(th)
         try:
-            run()
+            run(*args)
         except BaseException as exc:
             self._restore(saved)
             reported = _reported(exc)

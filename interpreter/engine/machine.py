@@ -23,6 +23,7 @@ import pickle
 
 from ..dsl import ast
 from . import budget, telling
+from .compile import compiled
 from .evaluate import Ctx, evaluate
 from ..model.values import InternalError, RuleError, describe, items_of, seat, truth
 
@@ -534,6 +535,7 @@ def _choose_in_labels(game, th, frame, node, ks):
                 for k in ks]
     env = th["envs"][-1]
     ctx = Ctx(game, env)
+    label = node.label.__dict__.get("_fn") or compiled(node.label)     # as ``evaluate`` finds it
     before = env.get(node.var, _UNSET)
     out = []
     try:
@@ -542,7 +544,8 @@ def _choose_in_labels(game, th, frame, node, ks):
                 out.append(node.otherwise_label or "none of these")
             else:
                 env[node.var] = opts[k]
-                out.append(describe(evaluate(node.label, ctx), game.seat_names))
+                text = label(ctx)
+                out.append(text if type(text) is str else describe(text, game.seat_names))
     finally:
         if before is _UNSET:                   # labelling binds nothing
             env.pop(node.var, None)
