@@ -639,28 +639,37 @@ class Game:
         zone), as a count to the others; inside ``simultaneously``, to the thread's player."""
         if not cards:
             return
-        where = f"from {self.describe(source)} to {self.describe(target)}"
-        named = ", ".join(self.rules.entities.get(c, {}).get("name") or self.describe(c) for c in cards)
+        names = self.seat_names
+        where = f"from {describe(source, names)} to {describe(target, names)}"
         th = self.thread
         if th is not None and telling.in_block(self, th):
-            return self.log(f"{named} {where}")
+            return self.log(f"{self._card_names(cards)} {where}")
         seats = range(len(self.state["players"]))
-        see = [i for i in seats if self._shows_cards(source, i) or self._shows_cards(target, i)]
+        shown = self._shown_to(source, seats) | self._shown_to(target, seats)
+        see = [i for i in seats if i in shown] if shown else []
         if see:
-            self.state["log"].append({"text": f"{named} {where}",
+            self.state["log"].append({"text": f"{self._card_names(cards)} {where}",
                                       "to": None if len(see) == len(seats) else see})
         if len(see) < len(seats):
             count = f"{len(cards)} card{'s' if len(cards) > 1 else ''}"
             self.state["log"].append({"text": f"{count} {where}",
-                                      "to": [i for i in seats if i not in see]})
+                                      "to": [i for i in seats if i not in shown]})
 
-    def _shows_cards(self, zone, seat: int) -> bool:
-        """Whether ``seat``'s view of ``zone`` lists its cards (the zones' view rule)."""
+    def _card_names(self, cards: list) -> str:
+        entities, names = self.rules.entities, self.seat_names
+        return ", ".join(entities.get(c, {}).get("name") or describe(c, names) for c in cards)
+
+    def _shown_to(self, zone, seats) -> set:
+        """The seats whose view of ``zone`` lists its cards (the zones' view rule)."""
         mode = self.rules.zones[zone.name].get("visible", "all")
-        if mode == "owner":
-            mode = "all" if zone.of is None or zone.of == seat else "count"
-        return mode == "all" and _visible(self, f"zones:{zone.name}", seat,
-                                          seat if zone.of is None else zone.of)
+        if mode == "owner" and zone.of is not None:
+            seats = (zone.of,)                 # the owner sees them; the others see a count
+        elif mode != "all" and mode != "owner":
+            return set()
+        key = f"zones:{zone.name}"
+        if self.rules.visibility.get(key) is None:
+            return set(seats)
+        return {i for i in seats if _visible(self, key, i, i if zone.of is None else zone.of)}
 
     def guard(self, owner: int | None, what: str) -> None:
         """Refuse, inside ``simultaneously``, a change to another seat's data.
