@@ -455,13 +455,14 @@ def _decide(game, th, frame, count, prompt, who):
     if count == 1:
         frame["answer"] = 0
         label = built[0] if built is not None else labels(game, th, (0,))[0]
+        i = None if who is None else seat(who)
         if game.forced is not None:            # kept for a scenario to check what was taken
-            game.forced.append((None if who is None else seat(who), prompt, label))
+            game.forced.append((i, prompt, label))
         text = f"{describe(who, game.seat_names)}: {label} (only option)"
-        if who is None:
+        if i is None:
             game.log(text)
         else:
-            telling.log_choice(game, th, frame, seat(who), text)
+            telling.log_choice(game, th, frame, i, text)
         return None
     i = seat(who)
     if i >= game.people:
