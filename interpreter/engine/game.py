@@ -342,7 +342,9 @@ class Game:
                 self.__class__ = _Sealed
 
     def _apply(self, player: int, choice) -> None:
-        th = self._waiting_thread(self._seat(player))
+        if type(player) is not int or not 0 <= player < self.people:
+            self._seat(player)                 # not a person's seat: says why
+        th = self._waiting_thread(player)
         p = th["pending"]
         if type(choice) is int and "count" in p and 0 <= choice < p["count"]:
             index = choice                     # the usual answer, checked without a Labels
@@ -355,7 +357,7 @@ class Game:
         self.memo.clear()
         self.state["history"].append([player, index])
         self.thread = th
-        telling.log_choice(self, th, th["frames"][-1], player, f"{self.seat_name(player)} chose: {label}")
+        telling.log_choice(self, th, th["frames"][-1], player, f"{self.seat_names[player]} chose: {label}")
         machine.answer(self, th, index)
         machine.run(self)
 
