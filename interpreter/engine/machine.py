@@ -295,7 +295,9 @@ def _for_each(game, th, frame, node):
 
 
 def _while(game, th, frame, node):
-    if truth(evaluate(node.cond, ctx_of(game, th)), game.state):
+    cond = node.cond.__dict__.get("_fn") or compiled(node.cond)      # as ``evaluate`` finds it
+    held = cond(Ctx(game, th["envs"][-1]))
+    if held is True or held is not False and truth(held, game.state):
         push(game, th, node.body)
     else:
         th["frames"].pop()
