@@ -138,6 +138,10 @@ class Game:
     "The trace hook"): None, the default, costs one test per block and statement; ``Game.new(tracer=)``
     sets it on one game, setting it on the class traces every game of the process."""
 
+    running = False
+    """True while the machine runs (``machine.run``): an ``evaluate`` then (a built-in reading a
+    ruleset function) spends the run's budget instead of starting one of its own."""
+
     def __init__(self, rules, state: dict):
         self.rules = rules
         self.state = state
@@ -787,7 +791,8 @@ class Game:
         from ..dsl.parser import parse_expression
         tree = parse_expression(text_or_tree) if isinstance(text_or_tree, str) else text_or_tree
         scope = dict(env or {})
-        budget.reset(self)
+        if not self.running:                   # inside a run, a loop calling it would never stop
+            budget.reset(self)
         scope.setdefault("self", None if player is None else Player(player))
         return evaluate(tree, Ctx(self, scope))
 

@@ -65,6 +65,14 @@ def push(game, th: dict, node, **extra) -> None:
 def run(game) -> None:
     """Advance every thread until each waits on a decision or the game ends."""
     budget.reset(game)
+    running, game.running = game.running, True     # the budget is this run's (``Game.evaluate``)
+    try:
+        _run(game)
+    finally:
+        game.running = running
+
+
+def _run(game) -> None:
     flow = game.state["flow"]
     main = flow["main"]
     while True:
@@ -98,12 +106,13 @@ def run(game) -> None:
 
 def run_alone(game, th: dict) -> None:
     """Run a side thread to its end; it may not stop for a decision."""
-    saved = game.thread
+    saved, running = game.thread, game.running
     budget.reset(game)
+    game.running = True
     try:
         _run_thread(game, th)
     finally:
-        game.thread = saved
+        game.thread, game.running = saved, running
     if th["frames"]:
         raise RuleError("statements run directly cannot ask for a decision")
 
