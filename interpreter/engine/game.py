@@ -363,7 +363,7 @@ class Game:
         self.thread = th
         telling.log_choice(self, th, th["frames"][-1], player, f"{self.seat_names[player]} chose: {label}")
         machine.answer(self, th, index)
-        machine.run(self)
+        machine.run(self, th)
 
     def resume(self) -> None:
         """Run on to the next decisions after a stop between statements (``pause``)."""

@@ -62,19 +62,26 @@ def push(game, th: dict, node, **extra) -> None:
 
 # ---------------------------------------------------------------- running
 
-def run(game) -> None:
-    """Advance every thread until each waits on a decision or the game ends."""
+def run(game, answered: dict | None = None) -> None:
+    """Advance every thread until each waits on a decision or the game ends.
+
+    ``answered``: the thread whose decision was just answered, the only one that can go on.
+    """
     budget.reset(game)
     running, game.running = game.running, True     # the budget is this run's (``Game.evaluate``)
     try:
-        _run(game)
+        _run(game, answered)
     finally:
         game.running = running
 
 
-def _run(game) -> None:
+def _run(game, answered) -> None:
     flow = game.state["flow"]
     main = flow["main"]
+    if answered is not None and answered is not main and flow["threads"] and not game.paused:
+        _run_thread(game, answered)            # the others wait: if it waits again, so does the
+        if answered["pending"] is not None:    # block (no thread to look at, no join)
+            return
     while True:
         if game.paused:                        # a scenario stopped between statements
             return
