@@ -689,10 +689,12 @@ class Game:
         the acting player and settle it after the block).
         """
         th = self.thread
-        if owner is None or th is None or not self.state["flow"]["threads"]:
+        if owner is None or th is None:
             return
         me = th["envs"][0]["self"]
-        if me is not None and me.seat != owner and telling.in_block(self, th):
+        if me is None or me.seat == owner:     # one's own data (the usual case), or nobody's turn
+            return
+        if self.state["flow"]["threads"] and telling.in_block(self, th):
             raise RuleError(f"inside 'simultaneously', {self.seat_name(me.seat)}'s turn cannot "
                             f"change {self.seat_name(owner)}'s {what}: others must not see it "
                             "before all have chosen (note it on the acting player, settle it after)")
