@@ -67,3 +67,66 @@ def test_an_override_during_the_round_reaches_every_view(tmp_path):
     assert game.view(0)["vars"]["step"] == game.view(1)["vars"]["step"] == 5
     game.apply(0, 1)
     assert game.decision_for(0).options == ("step 5 1", "step 5 2")
+
+
+# ---------------------------------------------------------------- the snapshot's shared parts
+
+def _block(game):
+    return next(node for node in game.rules.nodes if type(node).__name__ == "Simultaneously")
+
+
+@pytest.mark.parametrize("statement, writes", [
+    ("gain 1 coin; self.picked = [1]", set()),           # the players' own sheets only
+    ("step += 1", {"vars"}),
+    ("set step to 2", {"vars"}),
+    ("move 1 from deck to self.hand", {"zones"}),
+    ("do bump()", {"vars"}),                              # through the procedure it calls
+    ("do keep_one(self.hand)", {"zones"}),
+    ("announce; log \"hi\"", set()),
+])
+def test_what_a_blocks_threads_may_write_on_the_table(tmp_path, statement, writes):
+    rules = toy_with(tmp_path, START.format(mine=statement), procedures={"bump": {"do": "step += 1"}})
+    from interpreter.engine import machine
+    game = Game.new(rules, players=2, seed=1)
+    found = machine.table_writes(rules, _block(game))
+    assert (found if found is None else set(found)) == writes
+
+
+def test_a_block_whose_writes_cannot_be_told_copies_the_whole_table(tmp_path):
+    nested = "simultaneously for each p in players:\n  simultaneously for each q in players:\n    pass\n"
+    rules = toy_with(tmp_path, nested)
+    from interpreter.engine import machine
+    block = next(node for node in rules.nodes if type(node).__name__ == "Simultaneously")
+    assert machine.table_writes(rules, block) is None
+
+
+SHARED = """as players[1]:
+  choose "to begin" one: pass | pass
+simultaneously for each p in players:
+  choose "a card" c in [1, 2] label text("step", step, "deck", count(deck), c):
+    gain c coin
+"""
+
+
+def test_a_part_no_thread_writes_is_shared_until_someone_outside_may_write_it(tmp_path):
+    game = Game.new(toy_with(tmp_path, SHARED), players=2, seed=1)
+    game.apply(0, 0)                                      # the block begins in a sealed game
+    state = game.__dict__["state"]                        # read without exposing the game
+    snapshot = state["flow"]["snapshot"]
+    assert snapshot["vars"] is state["vars"] and snapshot["zones"] is state["zones"]
+    assert snapshot["players"] is not state["players"]   # the sheets are always copied
+    game.apply(0, 1)
+    assert game.pending()[0].options == ("step 0 deck 6 1", "step 0 deck 6 2")
+    assert game.view(1)["players"][0]["counters"]["coin"] == 3      # P1's gain not seen yet
+    exposed = game.state                                  # now the caller may write the table
+    assert snapshot["vars"] is not exposed["vars"] and snapshot["vars"] == exposed["vars"]
+    exposed["vars"]["step"] = 7                           # a change made from outside...
+    assert game.view(1)["vars"]["step"] == 0              # ...is not the round's start
+
+
+def test_an_override_reaches_the_shared_parts_too(tmp_path):
+    game = Game.new(toy_with(tmp_path, SHARED), players=2, seed=1)
+    game.apply(0, 0)
+    game.execute("step = 5")
+    assert game.view(0)["vars"]["step"] == game.view(1)["vars"]["step"] == 5
+    assert game.pending()[0].options == ("step 5 deck 6 1", "step 5 deck 6 2")

@@ -16,6 +16,7 @@ import json
 import pickle
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from .. import mechanics
 from ..mechanics import zones
@@ -136,6 +137,10 @@ class Game:
     """Told what runs, for the workbench (``tracer.ran(game, node, arm=None)``; docs/architecture.md
     "The trace hook"): None, the default, costs one test per block and statement; ``Game.new(tracer=)``
     sets it on one game, setting it on the class traces every game of the process."""
+
+    running = False
+    """True while the machine runs (``machine.run``): an ``evaluate`` then (a built-in reading a
+    ruleset function) spends the run's budget instead of starting one of its own."""
 
     def __init__(self, rules, state: dict):
         self.rules = rules
@@ -271,10 +276,12 @@ class Game:
         """Every decision waiting for an answer (several during simultaneous play)."""
         flow = self.__dict__["state"]["flow"]
         out = []
+        fetch = self._fetch
         for th in flow["threads"] or (flow["main"],):
             p = th["pending"]
-            if p is not None:
-                out.append(Decision(p["player"], p["prompt"], self._labels(th, p)))
+            if p is not None:                  # a new Decision each time: an answered one refuses
+                count = p["count"] if "count" in p else len(p["labels"])     # (as ``_labels``)
+                out.append(Decision(p["player"], p["prompt"], Labels(count, partial(fetch, th, p))))
         return out
 
     def _labels(self, th: dict, p: dict | None = None) -> Labels:
@@ -282,7 +289,7 @@ class Game:
         if p is None:
             p = th["pending"]
         count = p["count"] if "count" in p else len(p["labels"])
-        return Labels(count, lambda ks: self._fetch(th, p, ks))
+        return Labels(count, partial(self._fetch, th, p))      # (a partial: made and called in C)
 
     def _fetch(self, th: dict, p: dict, ks) -> list:
         """Labels ``ks`` (None: all) of ``th``'s decision ``p``, which must still be waiting."""
@@ -339,36 +346,38 @@ class Game:
                 self.__class__ = _Sealed
 
     def _apply(self, player: int, choice) -> None:
-        th = self._waiting_thread(self._seat(player))
+        if type(player) is not int or not 0 <= player < self.people:
+            self._seat(player)                 # not a person's seat: says why
+        th = self._waiting_thread(player)
         p = th["pending"]
         if type(choice) is int and "count" in p and 0 <= choice < p["count"]:
             index = choice                     # the usual answer, checked without a Labels
         else:
             index = self._index(choice, self._labels(th))
         label = self._fetch(th, p, (index,))[0]    # built before anything changes: it may fail
-        self._all_or_nothing(th, lambda: self._answer(th, player, index, label))
+        self._all_or_nothing(th, self._answer, th, player, index, label)
 
     def _answer(self, th: dict, player: int, index: int, label: str) -> None:
         self.memo.clear()
         self.state["history"].append([player, index])
         self.thread = th
-        telling.log_choice(self, th, th["frames"][-1], player, f"{self.seat_name(player)} chose: {label}")
+        telling.log_choice(self, th, th["frames"][-1], player, f"{self.seat_names[player]} chose: {label}")
         machine.answer(self, th, index)
-        machine.run(self)
+        machine.run(self, th)
 
     def resume(self) -> None:
         """Run on to the next decisions after a stop between statements (``pause``)."""
         if self.paused:
             self.paused = False
-            self._all_or_nothing(None, lambda: machine.run(self))
+            self._all_or_nothing(None, machine.run, self)
 
-    def _all_or_nothing(self, th: dict | None, run) -> None:
-        """``run()``; on any error in it, put the state back as it was, and report the error as
-        ours or the content's. (A plain call, not a context manager: ``apply`` pays it at every
+    def _all_or_nothing(self, th: dict | None, run, *args) -> None:
+        """``run(*args)``; on any error in it, put the state back as it was, and report the error
+        as ours or the content's. (A plain call, not a context manager: ``apply`` pays it at every
         decision.)"""
         saved = self._checkpoint(th)
         try:
-            run()
+            run(*args)
         except BaseException as exc:
             self._restore(saved)
             reported = _reported(exc)
@@ -422,6 +431,7 @@ class Game:
         self._base = None
         if self.__class__ is _Sealed:
             self.__class__ = Game
+        machine.unshare(self)                  # the snapshot keeps the table as it was, whoever writes it
 
     def _copied(self, th: dict | None) -> tuple:
         """What a failed call restores, taken cheaply (``apply`` runs at every decision).
@@ -622,8 +632,9 @@ class Game:
         as every line written there does: the others see the block's start.
         """
         th = self.thread
-        if th is not None and telling.in_block(self, th):
-            return self.log(text)
+        if th is not None and telling.in_block(self, th):      # as ``log`` writes it there
+            self.state["log"].append({"text": text, "to": [th["envs"][0]["self"].seat]})
+            return
         key = f"{section}:{name}"
         to = None
         if self.rules.visibility.get(key) is not None:
@@ -635,28 +646,39 @@ class Game:
         zone), as a count to the others; inside ``simultaneously``, to the thread's player."""
         if not cards:
             return
-        where = f"from {self.describe(source)} to {self.describe(target)}"
-        named = ", ".join(self.rules.entities.get(c, {}).get("name") or self.describe(c) for c in cards)
+        names = self.seat_names
+        where = f"from {describe(source, names)} to {describe(target, names)}"
         th = self.thread
-        if th is not None and telling.in_block(self, th):
-            return self.log(f"{named} {where}")
+        if th is not None and telling.in_block(self, th):      # as ``log`` writes it there
+            self.state["log"].append({"text": f"{self._card_names(cards)} {where}",
+                                      "to": [th["envs"][0]["self"].seat]})
+            return
         seats = range(len(self.state["players"]))
-        see = [i for i in seats if self._shows_cards(source, i) or self._shows_cards(target, i)]
+        shown = self._shown_to(source, seats) | self._shown_to(target, seats)
+        see = [i for i in seats if i in shown] if shown else []
         if see:
-            self.state["log"].append({"text": f"{named} {where}",
+            self.state["log"].append({"text": f"{self._card_names(cards)} {where}",
                                       "to": None if len(see) == len(seats) else see})
         if len(see) < len(seats):
             count = f"{len(cards)} card{'s' if len(cards) > 1 else ''}"
             self.state["log"].append({"text": f"{count} {where}",
-                                      "to": [i for i in seats if i not in see]})
+                                      "to": [i for i in seats if i not in shown]})
 
-    def _shows_cards(self, zone, seat: int) -> bool:
-        """Whether ``seat``'s view of ``zone`` lists its cards (the zones' view rule)."""
+    def _card_names(self, cards: list) -> str:
+        entities, names = self.rules.entities, self.seat_names
+        return ", ".join(entities.get(c, {}).get("name") or describe(c, names) for c in cards)
+
+    def _shown_to(self, zone, seats) -> set:
+        """The seats whose view of ``zone`` lists its cards (the zones' view rule)."""
         mode = self.rules.zones[zone.name].get("visible", "all")
-        if mode == "owner":
-            mode = "all" if zone.of is None or zone.of == seat else "count"
-        return mode == "all" and _visible(self, f"zones:{zone.name}", seat,
-                                          seat if zone.of is None else zone.of)
+        if mode == "owner" and zone.of is not None:
+            seats = (zone.of,)                 # the owner sees them; the others see a count
+        elif mode != "all" and mode != "owner":
+            return set()
+        key = f"zones:{zone.name}"
+        if self.rules.visibility.get(key) is None:
+            return set(seats)
+        return {i for i in seats if _visible(self, key, i, i if zone.of is None else zone.of)}
 
     def guard(self, owner: int | None, what: str) -> None:
         """Refuse, inside ``simultaneously``, a change to another seat's data.
@@ -667,10 +689,12 @@ class Game:
         the acting player and settle it after the block).
         """
         th = self.thread
-        if owner is None or th is None or not self.state["flow"]["threads"]:
+        if owner is None or th is None:
             return
         me = th["envs"][0]["self"]
-        if me is not None and me.seat != owner and telling.in_block(self, th):
+        if me is None or me.seat == owner:     # one's own data (the usual case), or nobody's turn
+            return
+        if self.state["flow"]["threads"] and telling.in_block(self, th):
             raise RuleError(f"inside 'simultaneously', {self.seat_name(me.seat)}'s turn cannot "
                             f"change {self.seat_name(owner)}'s {what}: others must not see it "
                             "before all have chosen (note it on the acting player, settle it after)")
@@ -728,6 +752,7 @@ class Game:
         self.rules.add_nodes(tree)
         open_block = self.state["flow"].get("snapshot") is not None
         before = {key: plain_copy(self.state[key]) for key in self.table_keys} if open_block else None
+        machine.unshare(self)                         # the statements may write any of the table
 
         def run():
             self.memo.clear()
@@ -768,7 +793,8 @@ class Game:
         from ..dsl.parser import parse_expression
         tree = parse_expression(text_or_tree) if isinstance(text_or_tree, str) else text_or_tree
         scope = dict(env or {})
-        budget.reset(self)
+        if not self.running:                   # inside a run, a loop calling it would never stop
+            budget.reset(self)
         scope.setdefault("self", None if player is None else Player(player))
         return evaluate(tree, Ctx(self, scope))
 

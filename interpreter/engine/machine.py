@@ -23,6 +23,7 @@ import pickle
 
 from ..dsl import ast
 from . import budget, telling
+from .compile import compiled
 from .evaluate import Ctx, evaluate
 from ..model.values import InternalError, RuleError, describe, items_of, seat, truth
 
@@ -61,11 +62,26 @@ def push(game, th: dict, node, **extra) -> None:
 
 # ---------------------------------------------------------------- running
 
-def run(game) -> None:
-    """Advance every thread until each waits on a decision or the game ends."""
+def run(game, answered: dict | None = None) -> None:
+    """Advance every thread until each waits on a decision or the game ends.
+
+    ``answered``: the thread whose decision was just answered, the only one that can go on.
+    """
     budget.reset(game)
+    running, game.running = game.running, True     # the budget is this run's (``Game.evaluate``)
+    try:
+        _run(game, answered)
+    finally:
+        game.running = running
+
+
+def _run(game, answered) -> None:
     flow = game.state["flow"]
     main = flow["main"]
+    if answered is not None and answered is not main and flow["threads"] and not game.paused:
+        _run_thread(game, answered)            # the others wait: if it waits again, so does the
+        if answered["pending"] is not None:    # block (no thread to look at, no join)
+            return
     while True:
         if game.paused:                        # a scenario stopped between statements
             return
@@ -97,12 +113,13 @@ def run(game) -> None:
 
 def run_alone(game, th: dict) -> None:
     """Run a side thread to its end; it may not stop for a decision."""
-    saved = game.thread
+    saved, running = game.thread, game.running
     budget.reset(game)
+    game.running = True
     try:
         _run_thread(game, th)
     finally:
-        game.thread = saved
+        game.thread, game.running = saved, running
     if th["frames"]:
         raise RuleError("statements run directly cannot ask for a decision")
 
@@ -294,7 +311,9 @@ def _for_each(game, th, frame, node):
 
 
 def _while(game, th, frame, node):
-    if truth(evaluate(node.cond, ctx_of(game, th)), game.state):
+    cond = node.cond.__dict__.get("_fn") or compiled(node.cond)      # as ``evaluate`` finds it
+    held = cond(Ctx(game, th["envs"][-1]))
+    if held is True or held is not False and truth(held, game.state):
         push(game, th, node.body)
     else:
         th["frames"].pop()
@@ -325,7 +344,7 @@ def _simultaneously(game, th, frame, node):
         th["frames"].pop()
         return None
     state = game.state
-    flow["snapshot"] = deep_copy({key: state[key] for key in game.table_keys})
+    flow["snapshot"] = _snapshot(game, node)
     threads = []
     for item in items:
         seat(item)
@@ -337,6 +356,101 @@ def _simultaneously(game, th, frame, node):
         threads.append(t)
     flow["threads"] = threads
     return WAIT
+
+
+def _snapshot(game, node) -> dict:
+    """The players and the table as ``simultaneously`` began (``flow["snapshot"]``).
+
+    The players' sheets are copied. In a sealed game (one only the engine
+    writes) a part of the table that no thread of the block can write
+    (``table_writes``) is not: the snapshot holds the live part itself, the
+    same data. Whoever may write the state from outside gets copies
+    (``unshare``).
+    """
+    state = game.state
+    keys = game.table_keys
+    writes = table_writes(game.rules, node) if game._sealed else None
+    if writes is None:
+        return deep_copy({key: state[key] for key in keys})
+    copied = deep_copy({key: state[key] for key in keys if key == "players" or key in writes})
+    return {key: copied[key] if key in copied else state[key] for key in keys}
+
+
+def unshare(game) -> None:
+    """The snapshot's parts that are the live table's own (``_snapshot``), copied: for a
+    state about to be written other than by the block's threads."""
+    state = game.state
+    snapshot = state["flow"].get("snapshot")
+    if snapshot:
+        for key, part in snapshot.items():
+            if part is state.get(key):
+                snapshot[key] = deep_copy(part)
+
+
+# What each verb may write on the table, by component section (``mechanics.COMPONENTS``): verbs
+# not named here (auctions, hook points, tracks, which run other programs) may write anything.
+_VERB_WRITES = {"shuffle": ("zones",), "move": ("zones",), "arrange": ("zones",), "fill": ("zones",),
+                "split": ("zones",), "reveal": (), "put": ("grids",), "wall": ("grids",),
+                "log": (), "tell": (), "announce": ()}
+_ANY = "any"
+_WRITE_NOTHING = {ast.Block, ast.Amount, ast.Spend, ast.Lose, ast.Break, ast.Pass, ast.If, ast.ForEach,
+                  ast.While, ast.As, ast.ChooseOne, ast.ChooseIn, ast.Literal, ast.Name, ast.ListExpr,
+                  ast.DictExpr, ast.Attribute, ast.Index, ast.Generator, ast.BinOp, ast.BoolOp,
+                  ast.Conditional, ast.Not, ast.Negate}     # by themselves (their parts are walked)
+
+
+def table_writes(rules, node) -> frozenset | None:
+    """The state keys of the table that the threads of ``simultaneously`` ``node`` may write, or
+    None when that cannot be told from the text (a record's effect or a hook point may run,
+    an impure function be called). Worked out once per node.
+
+    Every statement and expression the threads can reach is walked: the block, the procedures
+    it calls (``do proc()``, counters' ``on_gain``), the ruleset functions its expressions
+    call, and every record's condition and visibility rule (read where a field is read).
+    Players' sheets are not counted: a thread writes only its own (``Game.guard``), and the
+    snapshot copies them all.
+    """
+    cached = node.__dict__.get("_table_writes", _UNSET)
+    if cached is not _UNSET:
+        return cached
+    from ..mechanics import COMPONENTS, FUNCTIONS
+    keys: set = set()
+    seen: set = set()
+    todo = [node.body, *rules.expressions.values(), *rules.visibility.values()]
+    hooks = [spec.get("on_gain") for spec in rules.counters.values() if spec.get("on_gain")]
+    while todo and _ANY not in keys:
+        tree = todo.pop()
+        if id(tree) in seen:
+            continue
+        seen.add(id(tree))
+        kind = tree.__class__
+        if kind in (ast.Assign, ast.AugAssign):
+            if len(tree.target) == 1 and tree.target[0] in rules.vars:
+                keys.add("vars")
+        elif kind is ast.SetTo:
+            if tree.target.__class__ is ast.Name and tree.target.id in rules.vars:
+                keys.add("vars")
+        elif kind is ast.Gain:
+            todo.extend(rules.procedures[hook][1] for hook in hooks)
+        elif kind is ast.Call:
+            if tree.verb == "do" and tree.arg.__class__ is ast.Function \
+                    and tree.arg.name in rules.procedures:
+                todo.append(rules.procedures[tree.arg.name][1])
+            elif tree.verb in _VERB_WRITES:
+                keys.update(COMPONENTS[section].state_key for section in _VERB_WRITES[tree.verb])
+            else:
+                keys.add(_ANY)
+        elif kind is ast.Function:
+            if tree.name in rules.functions:
+                todo.append(rules.functions[tree.name][1])
+            elif tree.name in FUNCTIONS and not FUNCTIONS[tree.name].pure and tree.name != "roll":
+                keys.add(_ANY)                 # it may run programs (a roll draws, writing no table)
+        elif kind not in _WRITE_NOTHING:       # a nested block, or a kind unknown here
+            keys.add(_ANY)
+        todo.extend(tree.children())
+    result = None if _ANY in keys else frozenset(keys)
+    object.__setattr__(node, "_table_writes", result)
+    return result
 
 
 # ---------------------------------------------------------------- decisions
@@ -359,13 +473,14 @@ def _decide(game, th, frame, count, prompt, who):
     if count == 1:
         frame["answer"] = 0
         label = built[0] if built is not None else labels(game, th, (0,))[0]
+        i = None if who is None else seat(who)
         if game.forced is not None:            # kept for a scenario to check what was taken
-            game.forced.append((None if who is None else seat(who), prompt, label))
+            game.forced.append((i, prompt, label))
         text = f"{describe(who, game.seat_names)}: {label} (only option)"
-        if who is None:
+        if i is None:
             game.log(text)
         else:
-            telling.log_choice(game, th, frame, seat(who), text)
+            telling.log_choice(game, th, frame, i, text)
         return None
     i = seat(who)
     if i >= game.people:
@@ -408,21 +523,21 @@ def labels(game, th, ks=None) -> list:
     snapshot = flow["snapshot"]
     if snapshot is None or th is flow["main"]:
         return build(game, th, frame, node, ks)
-    keys = game.table_keys
-    live = [state[key] for key in keys]
     me = th["envs"][0]["self"].seat
     players = list(snapshot["players"])        # the others as the block began, the player live
     players[me] = state["players"][me]
-    for key in keys:
-        state[key] = snapshot[key]
+    live = {}
+    for key, part in snapshot.items():         # (a part no thread writes is the live one: kept)
+        if part is not state[key]:
+            live[key] = state[key]
+            state[key] = part
     state["players"] = players
     memo = game.memo                           # kept for the live state, which comes back as it was
     game.memo = {}
     try:
         return build(game, th, frame, node, ks)
     finally:
-        for key, part in zip(keys, live):
-            state[key] = part
+        state.update(live)
         game.memo = memo
 
 
@@ -439,6 +554,7 @@ def _choose_in_labels(game, th, frame, node, ks):
                 for k in ks]
     env = th["envs"][-1]
     ctx = Ctx(game, env)
+    label = node.label.__dict__.get("_fn") or compiled(node.label)     # as ``evaluate`` finds it
     before = env.get(node.var, _UNSET)
     out = []
     try:
@@ -447,7 +563,8 @@ def _choose_in_labels(game, th, frame, node, ks):
                 out.append(node.otherwise_label or "none of these")
             else:
                 env[node.var] = opts[k]
-                out.append(describe(evaluate(node.label, ctx), game.seat_names))
+                text = label(ctx)
+                out.append(text if type(text) is str else describe(text, game.seat_names))
     finally:
         if before is _UNSET:                   # labelling binds nothing
             env.pop(node.var, None)

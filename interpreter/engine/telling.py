@@ -86,8 +86,10 @@ def log_choice(game, th: dict, frame: dict, player: int, text: str) -> None:
     if how == "openly":
         game.state["log"].append({"text": text, "to": None})
         return
-    game.state["log"].append({"text": text, "to": [player]})
+    state = game.state
+    state["log"].append({"text": text, "to": [player]})
     if how == "sealed":
-        others = [i for i in range(len(game.state["players"])) if i != player]
+        others = list(range(len(state["players"])))
+        others.remove(player)                      # (a seat of this game: it is there)
         if others:
-            seal(game, text, others)
+            state.setdefault("sealed", []).append({"text": text, "to": others})   # as ``seal``
