@@ -369,6 +369,7 @@ class _Generator:
         self.cells: dict | None = None     # per root being written: {key of a common part: its cell}
         self.cell_inits: dict = {}         # generator node id (None: the root) -> cells made NK there
         self.keys_seen: dict = {}          # (id(node), id(scope)) -> (scope, its key), per root
+        self.ints: set = set()             # locals that surely hold a number (a count made here)
 
     # ------------------------------------------------------------ names in the source
     def const(self, value) -> str:
@@ -471,20 +472,7 @@ class _Generator:
         line(1, "game = ctx.game")
         if not selfless:                           # else one value whoever asks: no self in the key
             line(1, f"{me} = ctx.env.get('self')")
-        line(1, "key = None")
-        # Plain arguments are their own key; a player is keyed by a tagged seat (a tuple is no
-        # value of the language, so it is mistaken for no argument): rulesets ask a lot about players.
-        plain = " and ".join(f"(type({local[p]}) in PLAIN or type({local[p]}) is Player)"
-                             for p in params) or "True"
-        tag = self.const("$player")
-        keys = "".join(f", ({local[p]} if type({local[p]}) is not Player else ({tag}, {local[p]}.seat))"
-                       for p in params)
-        line(1, f"if {plain}:")
-        seat = "None" if selfless else f"None if {me} is None else {me}.seat"
-        line(2, f"key = ({self.const(name)}, {seat}{keys})")
-        line(2, "value = game.memo.get(key, NK)")
-        line(2, "if value is not NK:")
-        line(3, "return value")
+        self.memo_key(name, [local[p] for p in params], None if selfless else me)
         mark = len(self.lines)                     # the state's local after the memo (hot_locals)
         line(1, "depth = game.depth")
         line(1, "if depth:")
@@ -499,10 +487,44 @@ class _Generator:
         line(2, "raise BUDGET.call_error(game) from None")
         line(1, "finally:")
         line(2, "game.depth = depth")
-        line(1, "if key is not None:")
-        line(2, "game.memo[key] = value")
+        if params:
+            line(1, "if key is not None:")
+            line(2, "game.memo[key] = value")
+        else:
+            line(1, "game.memo[key] = value")
         line(1, "return value")
         self.hot_locals(mark, has_game=True)
+
+    def memo_key(self, name: str, args: list, me: str | None) -> None:
+        """``key`` of a call in the memo (None: not kept), and the value kept there returned.
+
+        Plain arguments are their own key; a player is keyed by a tagged seat (a tuple is no
+        value of the language, so it is mistaken for no argument): rulesets ask a lot about
+        players. Arguments all plain (the usual case) take one type test each; a function
+        of no arguments that never reads self has one key, a constant."""
+        line = self.line
+        seat = "None" if me is None else f"None if {me} is None else {me}.seat"
+
+        def look_up(d: int) -> None:
+            line(d, "value = game.memo.get(key, NK)")
+            line(d, "if value is not NK:")
+            line(d + 1, "return value")
+        if not args:
+            key = self.const((name, None)) if me is None else f"({self.const(name)}, {seat})"
+            line(1, f"key = {key}")
+            look_up(1)
+            return
+        line(1, f"if {' and '.join(f'type({a}) in PLAIN' for a in args)}:")
+        line(2, f"key = ({self.const(name)}, {seat}{''.join(', ' + a for a in args)})")
+        look_up(2)
+        tag = self.const("$player")
+        plain = " and ".join(f"(type({a}) in PLAIN or type({a}) is Player)" for a in args)
+        keys = "".join(f", ({a} if type({a}) is not Player else ({tag}, {a}.seat))" for a in args)
+        line(1, f"elif {plain}:")
+        line(2, f"key = ({self.const(name)}, {seat}{keys})")
+        look_up(2)
+        line(1, "else:")
+        line(2, "key = None")
 
     def hot_locals(self, mark: int, has_game: bool = False) -> None:
         """Make ``ctx.game`` and its state locals of the function whose body starts at line
@@ -1170,7 +1192,8 @@ class _Generator:
         group = self.table_group(node.obj, scope)
         if group is not None:                          # pile[i] of the table's numbered group
             ref, members = group
-            return (f"({members}[{key} - 1] if {obj} is {ref} and type({key}) is int and 0 < {key} <= "
+            same = "" if obj == ref else f"{obj} is {ref} and "         # the group named: no test
+            return (f"({members}[{key} - 1] if {same}type({key}) is int and 0 < {key} <= "
                     f"{len(self.namespace[members])} else INDEX({obj}, {key}, ctx.game.state))")
         return (f"({obj}[{key} - 1] if type({obj}) is list and type({key}) is int and 0 < {key} <= len({obj}) "
                 f"else INDEX({obj}, {key}, ctx.game.state))")
@@ -1558,7 +1581,7 @@ class _Generator:
         early = {core.any_of: "True", core.all_of: "False"}.get(fn)
         t = self.fresh()
         start = len(self.lines)
-        self.line(d, f"{t} = {'[]' if early is None else 'not ' + early}")
+        self.line(d, f"{t} = {'[]' if early is None else {'True': 'False', 'False': 'True'}[early]}")
         self.line(d, f"if type({items}) is list:")            # the common case, without a call
         self.line(d + 1, f"ctx.game.steps -= len({items})")
         self.line(d + 1, "if ctx.game.steps < 0:")
@@ -1577,6 +1600,7 @@ class _Generator:
         if fn is core.count and _is_name(element):          # how many: no list needed
             self.lines[start] = "    " * d + f"{t} = 0"
             self.line(body, f"{t} += 1")
+            self.ints.add(t)
             return t
         if early is None:
             self.line(body, f"{t}.append({element})")
@@ -1606,10 +1630,14 @@ class _Generator:
             if op == "+":
                 return self.arithmetic(a, b, "+", f"ZONE_OP({k}, {a}, {b}, ctx)", d, lists=True, node=node)
             test = f"{a} in {b}" if op == "in" else f"{a} not in {b}"
-            return (f"({test} if type({b}) is list and type({a}) is not Zone and len({b}) < BUDGET.NODES_PER_STEP "
+            zone = "" if node.left.__class__ is ast.Literal else f" and type({a}) is not Zone"   # a literal is none
+            return (f"({test} if type({b}) is list{zone} and len({b}) < BUDGET.NODES_PER_STEP "
                     f"else ZONE_OP({k}, {a}, {b}, ctx))")          # a long list: charged there
         if op in ("<", "<=", ">", ">="):
-            return f"({a} {op} {b} if type({a}) is int and type({b}) is int else CMP_ERROR({k}, {a}, {b}))"
+            test = self.ints_test((a, node.left), (b, node.right))
+            if not test:
+                return f"({a} {op} {b})"
+            return f"({a} {op} {b} if {test} else CMP_ERROR({k}, {a}, {b}))"
         if op in ("-", "*"):
             return self.arithmetic(a, b, op, f"NUMBER(INT({a}, {k}) {op} INT({b}, {k}))", d, node=node)
         return f"DIVIDE({a}, {b}, {k})"
@@ -1625,7 +1653,13 @@ class _Generator:
         t = self.fresh()
         word = "if"
         if not literals - {int}:
-            self.line(d, f"if type({a}) is int and type({b}) is int:")
+            test = self.ints_test((a, node and node.left), (b, node and node.right))
+            if not test:                               # two numbers for sure: no other case
+                self.line(d, f"{t} = {a} {op} {b}")
+                self.line(d, f"if not -SMALL < {t} < SMALL:")
+                self.line(d + 1, f"{t} = NUMBER({t})")
+                return t
+            self.line(d, f"if {test}:")
             self.line(d + 1, f"{t} = {a} {op} {b}")
             self.line(d + 1, f"if not -SMALL < {t} < SMALL:")
             self.line(d + 2, f"{t} = NUMBER({t})")
@@ -1644,6 +1678,13 @@ class _Generator:
         self.line(d, "else:")
         self.line(d + 1, f"{t} = {otherwise}")
         return t
+
+    def ints_test(self, *sides) -> str:
+        """The Python test that each ``(local, node)`` holds a number, leaving out those known
+        to: a literal number, or a count the generated code made (``ints``)."""
+        return " and ".join(f"type({a}) is int" for a, side in sides
+                            if a not in self.ints and not (side.__class__ is ast.Literal
+                                                           and type(side.value) is int))
 
     def equal(self, node, a: str, b: str) -> str | None:
         """``==`` against a literal text, number or none, without the general case."""
