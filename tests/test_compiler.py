@@ -155,6 +155,24 @@ def test_a_grids_geometry_read_inline_gives_what_its_functions_give(monkeypatch)
     _same_values(texts, *_both_ways(monkeypatch, RULESETS / "ttt"))
 
 
+def test_a_loop_over_a_grids_rooms_reads_their_cells_as_the_closures_do(monkeypatch):
+    """A pure generator over rooms(grid) walks each room's cell key and tags alongside; its
+    rooms' items, emptiness and tags are the closures' (mid-game, some cells filled), and so
+    are those of rooms a room gave (not the geometry's own list: the general reads)."""
+    compiled, reference, program = _both_ways(monkeypatch, RULESETS / "ttt", players=2, seed=1)
+    for answer in (4, 0, 2):                                   # three marks on the board
+        for game in (compiled, reference):
+            game.apply(game.pending()[0].player, answer)
+    texts = ['list(r.item for r in rooms(board))', 'count(r for r in rooms(board) if r.empty)',
+             'list(if r.empty then r.tags else [r.item, r.row] for r in rooms(board))',
+             'list(r.item for r in rooms(room(board, 2, 2)))', 'list(r.empty for r in rooms(board) if r.col > 1)',
+             'list(count(s for s in rooms(board) if s.item == r.item) for r in rooms(board))']
+    before = len(program.source)
+    _same_values(texts, compiled, reference, program)
+    assert program.source[before:].count("in ZIP(") == 7
+    assert compiled.evaluate('list(r.item for r in rooms(board))').count(None) == 6
+
+
 def test_dice_are_never_kept_or_inlined(tmp_path, monkeypatch):
     """roll() advances the stream: a generator rolls once per item and a function that rolls is
     called (its value kept for the statement, as the closures keep it), never inlined."""

@@ -351,6 +351,8 @@ class _Generator:
         }
         self.tracing = TRACING
         self.consts: dict = {}             # (type, value) or id -> its K name
+        self.namespace["ZIP"] = zip
+        self.namespace["RKEYS"], self.namespace["RTAGS"] = _room_keys(rules, self.namespace[self.room_tags()])
         self.lines: list = []
         self.temp = 0
         self.fnames: dict = {}             # ruleset function -> its F name
@@ -370,6 +372,7 @@ class _Generator:
         self.cell_inits: dict = {}         # generator node id (None: the root) -> cells made NK there
         self.keys_seen: dict = {}          # (id(node), id(scope)) -> (scope, its key), per root
         self.ints: set = set()             # locals that surely hold a number (a count made here)
+        self.room_keys: dict = {}          # a loop's local -> its ``_RoomKeys`` (``rooms_walked``)
 
     # ------------------------------------------------------------ names in the source
     def const(self, value) -> str:
@@ -1113,6 +1116,13 @@ class _Generator:
             else:
                 line(d + 2, f"{t} = {reader}(ctx, {obj})")
             word = "elif"
+        keys = self.room_keys.get(obj)
+        if keys is not None and name in ("item", "empty", "tags") and may_be(Room):
+            keys.used.add("tags" if name == "tags" else "item")     # a room of a grid walked
+            line(d, f"{word} {keys.gi} is not None:")
+            line(d + 1, f"{t} = " + {"item": f"{keys.gi}.get({keys.key})",
+                                     "empty": f"({keys.gi}.get({keys.key}) is None)", "tags": keys.tag}[name])
+            word = "elif"
         if name in ROOM_READERS and may_be(Room):
             line(d, f"{word} type({obj}) is Room:")
             line(d + 1, f"{t} = " + self.keys(_ROOM_INLINE.get(name, "{reader}(ctx, {v})").format(
@@ -1231,7 +1241,10 @@ class _Generator:
             return f"{self.fnames[name]}(ctx{''.join(', ' + a for a in args)})"
         if name in self.rules.functions or name not in FUNCTIONS:
             raise Unsupported(name)                    # left to the closures (and their errors)
-        args = self.exprs(node.args, scope, d)
+        return self.registered_call(name, self.exprs(node.args, scope, d), d)
+
+    def registered_call(self, name: str, args: list, d: int) -> str:
+        """A call of registered function ``name`` on the locals ``args``: its common cases inline."""
         fn = FUNCTIONS[name].fn
         cases = [case for case in (_FAST.get(fn), _FAST.get((fn, "record"))) if case and case[0] == len(args)]
         walks = FUNCTIONS[name].walks
@@ -1562,14 +1575,59 @@ class _Generator:
                 or self.generators >= _DEEPEST_GENERATORS):
             raise Unsupported(name)
         items = self.fresh()                         # a fresh local: it may be assigned again
-        self.line(d, f"{items} = {self.expr(node.iterable, scope, d)}")
+        grid = self.rooms_walked(node, scope, d)
+        if grid is not None:
+            self.line(d, f"{items} = {self.registered_call(node.iterable.name, [grid], d)}")
+        else:
+            self.line(d, f"{items} = {self.expr(node.iterable, scope, d)}")
         var = self.fresh("v")
         inner = scope.bind(node.var, var, (("var", id(node)), self.loop_level(scope) + 1, id(node)))
         self.generators += 1
+        if grid is not None:
+            self.room_keys[var] = _RoomKeys(grid, items, self.fresh("g"), self.fresh("g"), self.fresh("g"),
+                                            self.fresh("g"), self.fresh("g"))
         try:
             return self.generator_loop(node, name, items, var, inner, d)
         finally:
             self.generators -= 1
+            self.room_keys.pop(var, None)
+
+    def rooms_walked(self, node, scope, d: int) -> str | None:
+        """For ``f(x for r in rooms(g))``, pure: the local of ``g``, whose rooms the loop walks
+        with each one's cell key (``room_keys``); None for any other generator."""
+        it = node.iterable
+        if (it.__class__ is not ast.Function or len(it.args) != 1 or it.name in self.rules.functions
+                or FUNCTIONS.get(it.name) is None or FUNCTIONS[it.name].fn is not grids.rooms
+                or self.tracing or not all(self.pure_node(n) for n in _walk(node))):
+            return None
+        return self.atom(it.args[0], scope, d)
+
+    def walk_rooms(self, keys, var: str, at: int, d: int) -> None:
+        """The loop at line ``at`` walks ``keys.items`` with their cells' keys and tags, read where
+        the rooms are the geometry's own (``rooms(grid)`` made them) and the grid's items were
+        found in the state; else ``keys.items`` itself stands for both (and ``gi`` is None)."""
+        g, items, line = keys.grid, keys.items, self.lines
+        state = "ctx.game.state"
+        setup = [
+            f"if type({g}) is Grid and ({keys.geo} := GEO.get(({g}.grid, {g}.of))) is not None "
+            f"and {items} is {keys.geo}.rooms:",
+            f"    {keys.keys} = RKEYS[{g}.grid]",
+            f"    {keys.tags} = RTAGS[{g}.grid]",
+            "    try:",
+            f"        {keys.gi} = ({state}['grids'] if {g}.of is None else {state}['players'][{g}.of]['grids'])"
+            f"[{g}.grid]['items']",
+            "    except ERROR:",
+            f"        {keys.gi} = None",
+            "else:",
+            f"    {keys.gi} = None",
+            f"    {keys.keys} = {keys.tags} = {items}",
+        ]
+        if "tags" not in keys.used:
+            setup = [text for text in setup if f"{keys.tags} = RTAGS" not in text]
+            setup[-1] = setup[-1].replace(f"{keys.tags} = ", "")
+        line[at] = "    " * d + (f"for {var}, {keys.key}, {keys.tag} in ZIP({items}, {keys.keys}, {keys.tags}):"
+                                 if "tags" in keys.used else f"for {var}, {keys.key} in ZIP({items}, {keys.keys}):")
+        line[at:at] = ["    " * d + self.keys(text) for text in setup]
 
     @staticmethod
     def loop_level(scope) -> int:
@@ -1597,6 +1655,9 @@ class _Generator:
             body += 1
         element = self.expr(node.element, inner, body)
         self.init_cells(mark, d + 1, id(node))
+        keys = self.room_keys.get(var)
+        if keys is not None and keys.used:
+            self.walk_rooms(keys, var, mark - 1, d)
         if fn is core.count and _is_name(element):          # how many: no list needed
             self.lines[start] = "    " * d + f"{t} = 0"
             self.line(body, f"{t} += 1")
@@ -1870,6 +1931,29 @@ _ROOM_INLINE = {
     "tags": "{tags}[{v}.grid][{v}.r, {v}.c]",
     "name": "ROOM_NAMES.get(({v}.r, {v}.c)) or {reader}(ctx, {v})",
 }
+
+
+class _RoomKeys:
+    """The locals of a loop over a grid's rooms (``walk_rooms``): the grid, its rooms, its
+    geometry, the cells' keys and tags walked alongside (their lists, each room's), the grid's
+    items (None where the rooms are not the geometry's), and what the body read (``used``)."""
+
+    def __init__(self, grid, items, geo, lists, key, gi, tag):
+        self.grid, self.items, self.geo, self.gi = grid, items, geo, gi
+        self.keys, self.key = lists, key
+        self.tags, self.tag = lists + "t", tag
+        self.used: set = set()
+
+
+def _room_keys(rules, tags: dict) -> tuple:
+    """({grid: its rooms' cell keys}, {grid: their tags}), in the order of a geometry's rooms
+    (the tags the very lists a room's ``tags`` reads, ``tags``: {grid: {(row, col): tags}})."""
+    keys, tagged = {}, {}
+    for name, spec in rules.grids.items():
+        rooms = _Geometry(name, None, spec).rooms
+        keys[name] = [_cell_key(room) for room in rooms]
+        tagged[name] = [tags[name][room.r, room.c] for room in rooms]
+    return keys, tagged
 
 
 class _Scope:
