@@ -534,7 +534,7 @@ class _Generator:
         ``mark`` (``has_game``: ``game`` is one there already) where the body reads them on its
         common paths (the state's parts, the step budget), not only as a fallback's argument:
         neither changes while an expression is worked out (a game's state is set once)."""
-        body = self.lines[mark:]
+        body = _settled(self.lines[mark:])
         state = any("ctx.game.state[" in text for text in body)
         game = has_game or any("ctx.game.steps" in text for text in body)
         head = [] if has_game or not game else ["    game = ctx.game"]
@@ -1828,6 +1828,76 @@ _STATE = re.compile(r"\bctx\.game\.state\b")
 _LEAVES = (ast.Literal, ast.Name)
 _UNCELLED = (ast.Literal, ast.Name, ast.ListExpr, ast.DictExpr, ast.Generator)   # never a cell
 _SELF_KEY = (("self",), 0, None)       # the acting player, as ``ctx.env.get('self')`` gives it
+
+
+_CELL_TEST = re.compile(r"( *)if (h\d+) is NK:$")
+_CELL_INIT = re.compile(r"( *)((?:h\d+ = )+)NK$")
+_CELL_NAME = re.compile(r"\bh\d+\b")
+
+
+def _settled(lines: list) -> list:
+    """``lines`` (one generated function's) with the cells' tests that are sure to pass or fail
+    left out, by where the cell is first worked out: an ``if h is NK:`` reached on every path
+    from ``h = NK`` with nothing in between touching ``h`` always passes (its body is run as
+    it is, and ``h`` needs no ``= NK``); one after an ``if h is NK:`` of the same block or an
+    outer one always fails (the cell is set: the block goes). The source is this module's own,
+    one statement a line, so a line's indent is its block."""
+    out: list = []
+    fresh: dict = {}        # cell -> indent of its ``= NK``, nothing touched it since
+    known: dict = {}        # cell -> indent of the block in which it is surely set
+    inits: dict = {}        # cell -> index in ``out`` of its ``= NK`` line
+    settled: set = set()    # cells first worked out where sure to be NK: no ``= NK`` needed
+    dedented: list = []     # indents (in ``lines``) of the tests whose bodies are run as they are
+    skip = None             # the indent (in ``lines``) of a test left out with its body
+    for text in lines:
+        indent = (len(text) - len(text.lstrip(" "))) // 4
+        if skip is not None:
+            if indent > skip:
+                continue
+            skip = None
+        while dedented and dedented[-1] >= indent:
+            dedented.pop()
+        level = indent - len(dedented)
+        for cells in (fresh, known):
+            for cell in [c for c, at in cells.items() if at > level]:
+                del cells[cell]
+        body = text.lstrip(" ")
+        init = _CELL_INIT.match(body)
+        if init is not None:
+            for cell in init.group(2).split(" = ")[:-1]:
+                fresh[cell], inits[cell] = level, len(out)
+                known.pop(cell, None)
+            out.append("    " * level + body)
+            continue
+        test = _CELL_TEST.match(body)
+        if test is not None:
+            cell = test.group(2)
+            if cell in known:                                  # set already: the block goes
+                skip = indent
+                if out and out[-1].endswith(":") and len(out[-1]) - len(out[-1].lstrip(" ")) < 4 * level:
+                    out.append("    " * level + "pass")
+                continue
+            if fresh.get(cell) == level:                        # sure to be NK: its body runs
+                del fresh[cell]
+                settled.add(cell)
+                dedented.append(indent)
+                known[cell] = level
+                continue
+            fresh.pop(cell, None)
+            known[cell] = level
+            out.append("    " * level + body)
+            continue
+        for cell in _CELL_NAME.findall(body):
+            fresh.pop(cell, None)
+        out.append("    " * level + body)
+    for cell in settled:                                        # their ``= NK`` is not needed
+        at = inits[cell]
+        names = [c for c in _CELL_INIT.match(out[at].lstrip(" ")).group(2).split(" = ")[:-1] if c != cell]
+        indent = out[at][:len(out[at]) - len(out[at].lstrip(" "))]
+        out[at] = indent + " = ".join(names + ["NK"]) if names else indent + "pass"
+    return [text for k, text in enumerate(out)                 # a pass where a block has more
+            if not (text.endswith(" pass") or text == "pass") or k + 1 == len(out)
+            or len(out[k + 1]) - len(out[k + 1].lstrip(" ")) != len(text) - len(text.lstrip(" "))]
 
 
 def _walk(tree):
