@@ -596,9 +596,10 @@ class _Generator:
     def block(self, name: str, node) -> None:
         line, k = self.line, self.const
         line(0, f"def {name}(game, th, frame):")
+        head = len(self.lines)
         line(1, f"i = frame.get({k('i')}, 0)")
-        line(1, f"ctx = CTX(game, th[{k('envs')}][-1])")
-        line(1, "env = ctx.env")
+        line(1, f"env = th[{k('envs')}][-1]")
+        line(1, "ctx = CTX(game, env)")
         line(1, f"frames = th[{k('frames')}]")
         self.block_node = node
         for n, stmt in enumerate(node.body):
@@ -625,6 +626,12 @@ class _Generator:
                 line(2, "return None")
         line(1, "END(th, frame)")
         line(1, "return None")
+        body = self.lines[head + 4:]                   # the locals no statement reads go
+        for local, at in (("frames", head + 3), ("ctx", head + 2), ("env", head + 1)):
+            if not any(re.search(rf"\b{local}\b", text) for text in body):
+                del self.lines[at]
+            else:
+                body.append(self.lines[at])
 
     def value_of(self, tree) -> str:
         """A Python expression for an expression node's value: its generated function, or the
@@ -639,7 +646,8 @@ class _Generator:
         to the machine then."""
         line, k = self.line, self.const
         at = k(stmt)
-        line(d, "game.memo.clear()")
+        line(d, "if game.memo:")
+        line(d + 1, "game.memo.clear()")
         line(d, "try:")
         self.statement_body(stmt, simple, d + 1)
         line(d, "except RuleError as exc:")
@@ -648,7 +656,8 @@ class _Generator:
         line(d, "except ERROR as exc:")
         line(d + 1, "game.queued.clear()")
         line(d + 1, f"raise INTERNAL(game, exc, {at}) from exc")
-        line(d, "game.memo.clear()")
+        line(d, "if game.memo:")
+        line(d + 1, "game.memo.clear()")
         line(d, "if game.pause is not None or game.queued:")
         if frames is None:
             line(d + 1, f"went = AFTER(game, th, frame, {after}, {at})")
@@ -812,7 +821,8 @@ class _Generator:
         at = k(stmt)
         params, root = self.rules.procedures[stmt.arg.name]
         env = self.fresh()
-        line(2, "game.memo.clear()")
+        line(2, "if game.memo:")
+        line(3, "game.memo.clear()")
         line(2, "try:")
         line(3, f"{env} = {{{k('self')}: env.get({k('self')})}}")
         temps = []
@@ -827,7 +837,8 @@ class _Generator:
         line(2, "except ERROR as exc:")
         line(3, "game.queued.clear()")
         line(3, f"raise INTERNAL(game, exc, {at}) from exc")
-        line(2, "game.memo.clear()")
+        line(2, "if game.memo:")
+        line(3, "game.memo.clear()")
         line(2, "if game.pause is not None or game.queued:")
         line(3, f"game.queued.append(({k(root)}, {env}, {{}}))")
         line(3, f"went = AFTER(game, th, frame, {after}, {at})")
@@ -1761,8 +1772,12 @@ class _Generator:
         return None
 
     def boolop(self, node, scope, d):
-        t = self.fresh()                               # a fresh local: it is assigned again below
-        self.line(d, f"{t} = {self.expr(node.left, scope, d)}")
+        left = self.expr(node.left, scope, d)
+        if _TEMP.fullmatch(left) and left not in self.ints:
+            t = left                                   # the left side's own temporary: no copy
+        else:
+            t = self.fresh()                           # a fresh local: it is assigned again below
+            self.line(d, f"{t} = {left}")
         if node.op == "and":
             self.line(d, f"if {self.holds(t, node.left)}:")
         elif self.is_bool(node.left):
@@ -1822,6 +1837,7 @@ class _Generator:
 
 
 _QUOTED = re.compile(r"'([a-z_]+)'")
+_TEMP = re.compile(r"t\d+")          # a temporary ``fresh`` made: its one reader is the caller
 _GAME = re.compile(r"\bctx\.game\b")
 _STATE = re.compile(r"\bctx\.game\.state\b")
 
