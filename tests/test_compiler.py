@@ -93,7 +93,10 @@ def test_an_expression_gives_the_same_value_either_way(monkeypatch):
              'if 1 == true then "no" else "yes"', 'count(x for x in [1, 2, 3] if x != 2)',
              'any(x > 2 for x in [1, 2, 3])', 'all(x > 2 for x in [1, 2, 3])',
              'sum(double(x) for x in range(1, 4))', '{"a": 1, "b": [2]}.b[1]', '-double(4)',
-             '3 in [1, 2] or "x" not in "xyz"', 'max(1, 5, 3)']
+             '3 in [1, 2] or "x" not in "xyz"', 'max(1, 5, 3)',
+             'abs(2 - 5) * 3 - abs(1 - double(2))', 'get({"a": 1}, "a", 0) + get({"a": 1}, "b", 2)',
+             'count(x for x in [1]) - 1 < 0 or abs(count(x for x in [1, 2]) - 5) > 2',
+             '(1 - 2) * 3 + 1 >= -2']
     _same_values(texts, *_both_ways(monkeypatch, RULESETS / "toy"))
 
 
@@ -103,7 +106,9 @@ def test_truth_is_tested_as_the_closures_test_it(monkeypatch):
     texts = ['if 1 < 2 and "a" in "abc" then 1 else 2', '(1 == 2) or "x"', '[] or 3', 'not []',
              'if [] then 1 else 2', 'if discard then 1 else 2', 'not discard', 'deck and 1',
              'discard or (2 > 1)', 'not (1 == 1 and 2 != 2)', 'if (1 < 2 or discard) then deck else 0',
-             'count(x for x in [1, 2, 3] if not (x < 2) and x != 3)']
+             'count(x for x in [1, 2, 3] if not (x < 2) and x != 3)',
+             'any(x > 2 for x in [1]) or []', 'if all(x < 2 for x in [1]) then 1 else 2',
+             'not any(x > 2 for x in [3]) and 1']
     _same_values(texts, *_both_ways(monkeypatch, RULESETS / "toy"))
 
 

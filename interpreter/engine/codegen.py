@@ -372,6 +372,7 @@ class _Generator:
         self.cell_inits: dict = {}         # generator node id (None: the root) -> cells made NK there
         self.keys_seen: dict = {}          # (id(node), id(scope)) -> (scope, its key), per root
         self.ints: set = set()             # locals that surely hold a number (a count made here)
+        self.bool_functions: dict = {}     # ruleset function -> whether its body ``is_bool``
         self.room_keys: dict = {}          # a loop's local -> its ``_RoomKeys`` (``rooms_walked``)
 
     # ------------------------------------------------------------ names in the source
@@ -1266,12 +1267,24 @@ class _Generator:
         t = self.fresh()                              # the common cases inline, the function else
         word = "if"
         for _, guard, value in cases:
-            self.line(d, f"{word} {self.keys(guard.format(*args, t=t))}:")
+            test = self.folded(self.keys(guard.format(*args, t=t)), args)
+            if test == "False":
+                continue
+            if test == "True":                        # this case surely: nothing else
+                self.line(d, f"{t} = {self.keys(value.format(*args, t=t))}")
+                if fn is core.absolute:
+                    self.ints.add(t)
+                return t
+            self.line(d, f"{word} {test}:")
             self.line(d + 1, f"{t} = {self.keys(value.format(*args, t=t))}")
             if walks:                                 # a list made inline (list()): its length
                 self.line(d + 1, f"if type({t}) is list and len({t}) >= BUDGET.NODES_PER_STEP:")
                 self.line(d + 2, f"BUDGET.walked(ctx.game, (), {t})")
             word = "elif"
+        if word == "if":
+            values = self.fresh()
+            self.line(d, f"{values} = [{', '.join(args)}]")
+            return self.mechanic(name, values, d, t, walks=walks)
         self.line(d, "else:")
         values = self.fresh()
         self.line(d + 1, f"{values} = [{', '.join(args)}]")
@@ -1730,6 +1743,7 @@ class _Generator:
                 self.line(d, f"{t} = {a} {op} {b}")
                 self.line(d, f"if not -SMALL < {t} < SMALL:")
                 self.line(d + 1, f"{t} = NUMBER({t})")
+                self.ints.add(t)
                 return t
             self.line(d, f"if {test}:")
             self.line(d + 1, f"{t} = {a} {op} {b}")
@@ -1744,12 +1758,48 @@ class _Generator:
             self.line(d + 1, f"if len({t}) >= BUDGET.NODES_PER_STEP:")    # checked, and charged
             self.line(d + 2, f"BUDGET.walked(ctx.game, (), SIZED({t}))")
             word = "elif"
+        if not lists:                                  # - and *: a number or an error, always
+            self.ints.add(t)
         if word == "if":
             self.line(d, f"{t} = {otherwise}")
             return t
         self.line(d, "else:")
         self.line(d + 1, f"{t} = {otherwise}")
         return t
+
+    def folded(self, test: str, args: list) -> str:
+        """A case's test (an ``and`` of parts) with the parts known now left out: a constant's
+        type, two constants compared, a number the code made (``ints``), a record's field
+        named by a constant that no record holds as a condition. "True", "False" or the rest."""
+        if " or " in test:
+            return test
+        parts, kept = test.split(" and "), []
+        for part in parts:
+            known = _CONST_TYPE.fullmatch(part)
+            if known is not None and known.group(1) in self.namespace:
+                value, wanted = self.namespace[known.group(1)], _TYPES.get(known.group(3))
+                if wanted is None:
+                    kept.append(part)
+                elif (type(value) is wanted) != bool(known.group(2)):
+                    continue
+                else:
+                    return "False"
+                continue
+            known = _CONST_CMP.fullmatch(part)
+            if known is not None and known.group(1) in self.namespace and known.group(3) in self.namespace:
+                same = self.namespace[known.group(1)] == self.namespace[known.group(3)]
+                if same == (known.group(2) == "=="):
+                    continue
+                return "False"
+            known = _INT_TYPE.fullmatch(part)
+            if known is not None and known.group(1) in self.ints:
+                continue
+            known = _PLAIN_FIELD.fullmatch(part)
+            if known is not None and type(self.namespace.get(known.group(1))) is str \
+                    and not self.conditions(self.namespace[known.group(1)]):
+                continue
+            kept.append(part)
+        return " and ".join(kept) if kept else "True"
 
     def ints_test(self, *sides) -> str:
         """The Python test that each ``(local, node)`` holds a number, leaving out those known
@@ -1829,6 +1879,16 @@ class _Generator:
             return self.is_bool(node.left) and self.is_bool(node.right)
         if cls is ast.Conditional:
             return self.is_bool(node.then) and self.is_bool(node.orelse)
+        if cls is ast.Generator:                       # any/all written as loops give true or false
+            entry = FUNCTIONS.get(node.name)
+            return (node.name not in self.rules.functions and entry is not None
+                    and entry.fn in (core.any_of, core.all_of))
+        if cls is ast.Function and node.name in self.fnames:     # a function whose body is one of those
+            known = self.bool_functions.get(node.name)
+            if known is None:
+                self.bool_functions[node.name] = False            # a cycle: not known
+                known = self.bool_functions[node.name] = self.is_bool(self.rules.functions[node.name][1])
+            return known and len(node.args) == len(self.rules.functions[node.name][0])
         return False
 
     def negate(self, node, scope, d):
@@ -1838,6 +1898,12 @@ class _Generator:
 
 _QUOTED = re.compile(r"'([a-z_]+)'")
 _TEMP = re.compile(r"t\d+")          # a temporary ``fresh`` made: its one reader is the caller
+_CONST_TYPE = re.compile(r"type\((K\d+)\) is (not )?(\w+)")
+_CONST_CMP = re.compile(r"(K\d+) (==|!=) (K\d+)")
+_INT_TYPE = re.compile(r"type\(([tvh]\d+)\) is int")
+_PLAIN_FIELD = re.compile(r"type\(ENTITIES\[\w+\]\.get\((K\d+)\)\) is not Condition")
+_TYPES = {"int": int, "str": str, "list": list, "dict": dict, "bool": bool, "Zone": Zone, "Room": Room,
+          "Side": Side, "Grid": Grid, "Player": Player}
 _GAME = re.compile(r"\bctx\.game\b")
 _STATE = re.compile(r"\bctx\.game\.state\b")
 
