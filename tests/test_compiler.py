@@ -192,6 +192,20 @@ def test_a_loop_over_a_grids_rooms_reads_their_cells_as_the_closures_do(monkeypa
     assert compiled.evaluate('list(r.item for r in rooms(board))').count(None) == 6
 
 
+def test_the_top_of_a_numbered_pile_is_read_as_the_closures_read_it(monkeypatch):
+    """top(pile[i]) of a numbered group of the table's zones reads pile i's list straight from
+    the state; an index off the group fails as the closures fail."""
+    compiled, reference, program = _both_ways(monkeypatch, "lairs", players=3, seed=2)
+    _same_values(['list(top(display[i]) for i in [1, 2, 3])', 'list(top(pile[i]) for i in range(1, 3))'],
+                 compiled, reference, program)
+    for text in ('top(display[4])', 'top(display["a"])', 'top(display[0])'):
+        with pytest.raises(RuleError) as raised:
+            compiled.evaluate(text)
+        with pytest.raises(RuleError) as expected:
+            reference.evaluate(text)
+        assert str(raised.value) == str(expected.value), text
+
+
 def test_dice_are_never_kept_or_inlined(tmp_path, monkeypatch):
     """roll() advances the stream: a generator rolls once per item and a function that rolls is
     called (its value kept for the statement, as the closures keep it), never inlined."""

@@ -1253,7 +1253,26 @@ class _Generator:
             return f"{self.fnames[name]}(ctx{''.join(', ' + a for a in args)})"
         if name in self.rules.functions or name not in FUNCTIONS:
             raise Unsupported(name)                    # left to the closures (and their errors)
+        if FUNCTIONS[name].fn is zones.top and not FUNCTIONS[name].walks and len(node.args) == 1 \
+                and node.args[0].__class__ is ast.Index:
+            group = self.table_group(node.args[0].obj, scope)
+            if group is not None:
+                return self.top_of_group(name, node.args[0], group, scope, d)
         return self.registered_call(name, self.exprs(node.args, scope, d), d)
+
+    def top_of_group(self, name: str, index, group, scope, d: int) -> str:
+        """``top(pile[i])`` of a numbered group of the table's zones: pile ``i``'s list read
+        straight from the state (any other ``i``: the index and ``top`` as they are)."""
+        ref, members = group
+        key = self.atom(index.key, scope, d)
+        t, zone = self.fresh(), self.fresh()
+        self.line(d, f"if type({key}) is int and 0 < {key} <= {len(self.namespace[members])}:")
+        self.line(d + 1, f"{t} = {t}[0] if ({t} := ctx.game.state[{self.const('zones')}]"
+                         f"[{self.const(self.namespace[ref].name)}][{key} - 1]) else None")
+        self.line(d, "else:")
+        self.line(d + 1, f"{zone} = INDEX({ref}, {key}, ctx.game.state)")
+        self.line(d + 1, f"{t} = {self.registered_call(name, [zone], d + 1)}")
+        return t
 
     def registered_call(self, name: str, args: list, d: int) -> str:
         """A call of registered function ``name`` on the locals ``args``: its common cases inline."""
