@@ -185,10 +185,12 @@ def test_a_loop_over_a_grids_rooms_reads_their_cells_as_the_closures_do(monkeypa
     texts = ['list(r.item for r in rooms(board))', 'count(r for r in rooms(board) if r.empty)',
              'list(if r.empty then r.tags else [r.item, r.row] for r in rooms(board))',
              'list(r.item for r in rooms(room(board, 2, 2)))', 'list(r.empty for r in rooms(board) if r.col > 1)',
-             'list(count(s for s in rooms(board) if s.item == r.item) for r in rooms(board))']
+             'list(count(s for s in rooms(board) if s.item == r.item) for r in rooms(board))',
+             'list("a" not in r.tags for r in rooms(board))', '"a" in room(board, 1, 1).tags',
+             '"a" in {"tags": ["a"]}.tags', 'list("b" not in x.tags for x in [{"tags": ["b"]}, room(board, 2, 1)])']
     before = len(program.source)
     _same_values(texts, compiled, reference, program)
-    assert program.source[before:].count("in ZIP(") == 7
+    assert program.source[before:].count("in ZIP(") == 8
     assert compiled.evaluate('list(r.item for r in rooms(board))').count(None) == 6
 
 

@@ -1720,7 +1720,10 @@ class _Generator:
 
     def binop(self, node, scope, d):
         op = node.op
-        a, b = self.exprs([node.left, node.right], scope, d)
+        if op in ("in", "not in"):                     # the right side read below (in_tags)
+            a, b = self.atom(node.left, scope, d), None
+        else:
+            a, b = self.exprs([node.left, node.right], scope, d)
         k = self.const(op)
         if op in ("==", "!=", "in", "not in", "+"):        # a zone compares by its cards
             fast = self.equal(node, a, b) if op in ("==", "!=") else None
@@ -1733,6 +1736,10 @@ class _Generator:
                         f"or type({a}) is list and len({a}) >= BUDGET.NODES_PER_STEP else {fast})")   # charged
             if op == "+":
                 return self.arithmetic(a, b, "+", f"ZONE_OP({k}, {a}, {b}, ctx)", d, lists=True, node=node)
+            if node.left.__class__ is ast.Literal and type(node.left.value) is str and self.tags_short() \
+                    and node.right.__class__ is ast.Attribute and node.right.name == "tags":
+                return self.in_tags(node.right, a, op, k, scope, d)
+            a, b = a, self.atom(node.right, scope, d)
             test = f"{a} in {b}" if op == "in" else f"{a} not in {b}"
             zone = "" if node.left.__class__ is ast.Literal else f" and type({a}) is not Zone"   # a literal is none
             return (f"({test} if type({b}) is list{zone} and len({b}) < BUDGET.NODES_PER_STEP "
@@ -1745,6 +1752,40 @@ class _Generator:
         if op in ("-", "*"):
             return self.arithmetic(a, b, op, f"NUMBER(INT({a}, {k}) {op} INT({b}, {k}))", d, node=node)
         return f"DIVIDE({a}, {b}, {k})"
+
+    def tags_short(self) -> bool:
+        """Whether every room's tags are fewer than ``NODES_PER_STEP`` (as the limit is when the
+        program is generated): looking one up is then never charged (``in_tags``)."""
+        tags = self.namespace[self.room_tags()]
+        return all(len(found) < budget.NODES_PER_STEP for cells in tags.values() for found in cells.values())
+
+    def in_tags(self, node, a: str, op: str, k: str, scope, d: int) -> str:
+        """``"text" in room.tags`` (or ``not in``): a room's tags (a grid walked, or any room) looked
+        up in the geometry's table; any other value read and tested as ``binop`` tests it."""
+        obj = self.atom(node.obj, scope, d)
+        sorts = self.owner_sorts(node)
+        t, line, word = self.fresh(), self.line, "if"
+        keys = self.room_keys.get(obj)
+        if sorts is None or Room in sorts:
+            if keys is not None:
+                keys.used.add("tags")
+                line(d, f"if {keys.gi} is not None:")
+                line(d + 1, f"{t} = {a} {op} {keys.tag}")
+                word = "elif"
+            line(d, f"{word} type({obj}) is Room:")
+            line(d + 1, f"{t} = {a} {op} {self.room_tags()}[{obj}.grid][{obj}.r, {obj}.c]")
+            word = "elif"
+        reader = self.readers.get("tags")
+        if reader is None:
+            reader = self.readers["tags"] = self.const(attribute_reader("tags", self.rules))
+        value = self.fresh()
+        if word == "elif":
+            line(d, "else:")
+        inner = d + (word == "elif")
+        line(inner, f"{value} = {reader}(ctx, {obj})")
+        line(inner, f"{t} = ({a} {op} {value} if type({value}) is list and len({value}) < BUDGET.NODES_PER_STEP "
+                    f"else ZONE_OP({k}, {a}, {value}, ctx))")
+        return t
 
     def arithmetic(self, a: str, b: str, op: str, otherwise: str, d: int, lists: bool = False,
                    node=None) -> str:
