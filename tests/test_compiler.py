@@ -208,6 +208,25 @@ def test_the_top_of_a_numbered_pile_is_read_as_the_closures_read_it(monkeypatch)
         assert str(raised.value) == str(expected.value), text
 
 
+def test_a_call_walking_its_values_is_charged_as_the_closures_charge_it(monkeypatch):
+    """The generated code calls a walking function's charge only where it may charge (long
+    lists and texts; any list or record written out): the steps spent are the closures'."""
+    compiled, reference, program = _both_ways(monkeypatch, RULESETS / "toy", players=2, seed=1)
+    charged = {'text(range(1, 3000))': True, 'sort(range(1, 2500))': True, 'text(1, "a")': False,
+               'min(3, 4)': False, 'sort(range(1, 10))': False, 'text([[1, 2], [3]])': True,
+               'count(sort(range(1, 600)) + sort(range(1, 601)))': True, 'unique(range(1, 1200))': True,
+               'text(3 - 2, {"a": [1]})': True, 'first(range(1, 1500))': False}
+    for text, paid in charged.items():
+        tree = parse_expression(text)
+        assert program.add(tree) is not None, text
+        spent = []
+        for game, value in ((compiled, tree), (reference, text)):
+            game.steps = 1_000_000
+            game.evaluate(value)
+            spent.append(1_000_000 - game.steps)
+        assert spent[0] == spent[1] and (spent[0] > 0) == paid, (text, spent)
+
+
 def test_dice_are_never_kept_or_inlined(tmp_path, monkeypatch):
     """roll() advances the stream: a generator rolls once per item and a function that rolls is
     called (its value kept for the statement, as the closures keep it), never inlined."""

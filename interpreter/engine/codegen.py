@@ -351,7 +351,7 @@ class _Generator:
         }
         self.tracing = TRACING
         self.consts: dict = {}             # (type, value) or id -> its K name
-        self.namespace["ZIP"] = zip
+        self.namespace["ZIP"], self.namespace["SIZED_T"] = zip, budget._SIZED
         self.namespace["RKEYS"], self.namespace["RTAGS"] = _room_keys(rules, self.namespace[self.room_tags()])
         self.lines: list = []
         self.temp = 0
@@ -1282,7 +1282,7 @@ class _Generator:
         if not cases:
             values = self.fresh()
             self.line(d, f"{values} = [{', '.join(args)}]")
-            return self.mechanic(name, values, d, walks=walks)
+            return self.mechanic(name, values, d, walks=walks, args=args)
         t = self.fresh()                              # the common cases inline, the function else
         word = "if"
         for _, guard, value in cases:
@@ -1291,23 +1291,24 @@ class _Generator:
                 continue
             if test == "True":                        # this case surely: nothing else
                 self.line(d, f"{t} = {self.keys(value.format(*args, t=t))}")
+                if walks:
+                    self.charged(walks, args, f"({''.join(a + ', ' for a in args)})", t, d)
                 if fn is core.absolute:
                     self.ints.add(t)
                 return t
             self.line(d, f"{word} {test}:")
             self.line(d + 1, f"{t} = {self.keys(value.format(*args, t=t))}")
-            if walks:                                 # a list made inline (list()): its length
-                self.line(d + 1, f"if type({t}) is list and len({t}) >= BUDGET.NODES_PER_STEP:")
-                self.line(d + 2, f"BUDGET.walked(ctx.game, (), {t})")
+            if walks:                                 # charged as the function is: values and result
+                self.charged(walks, args, f"({''.join(a + ', ' for a in args)})", t, d + 1)
             word = "elif"
         if word == "if":
             values = self.fresh()
             self.line(d, f"{values} = [{', '.join(args)}]")
-            return self.mechanic(name, values, d, t, walks=walks)
+            return self.mechanic(name, values, d, t, walks=walks, args=args)
         self.line(d, "else:")
         values = self.fresh()
         self.line(d + 1, f"{values} = [{', '.join(args)}]")
-        self.mechanic(name, values, d + 1, t, walks=walks)
+        self.mechanic(name, values, d + 1, t, walks=walks, args=args)
         return t
 
     # A small ruleset function that reads the state only through pure functions and plain
@@ -1600,7 +1601,7 @@ class _Generator:
             self.line(d, f"{me} = ctx.env.get({self.const('self')})")
         return self.expr(tree, _Scope(dict(zip(params, args), self=me), False, keys), d)
 
-    def mechanic(self, name: str, values: str, d: int, t: str | None = None, walks=None) -> str:
+    def mechanic(self, name: str, values: str, d: int, t: str | None = None, walks=None, args=None) -> str:
         """A call of a registered function; a Python error in it is judged by ``misuse``; with
         ``walks`` (its ``Function.walks``) the call is charged for what it walked."""
         t = t or self.fresh()
@@ -1609,8 +1610,43 @@ class _Generator:
         self.line(d, "except PYERR as exc:")
         self.line(d + 1, f"raise MISUSE(ctx, {self.const(name)}, {values}, exc) from exc")
         if walks:
-            self.line(d, f"{self.const(budget.WALKS[walks])}(ctx.game, {values}, {t})")
+            self.charged(walks, args, values, t, d)
         return t
+
+    def charged(self, walks: str, args, values: str, t: str, d: int) -> None:
+        """The charge of a call that walks its values (``budget.WALKS``), its function called only
+        where it may charge: lists, records and texts of ``NODES_PER_STEP`` items in all (``walked``),
+        any list or record at all (``written``); values known to be numbers or constants of a
+        known length take no test (``args``: the values' locals, None: always called)."""
+        call = f"{self.const(budget.WALKS[walks])}(ctx.game, {values}, {t})"
+        if args is None or walks not in ("lists", "parts"):
+            self.line(d, call)
+            return
+        terms, known = [], 0
+        for value in (args + [t] if walks == "lists" else args):
+            if value in self.ints:
+                continue
+            if _CONST.fullmatch(value) and value in self.namespace:
+                constant = self.namespace[value]
+                if walks == "lists" and type(constant) in (list, dict, str):
+                    known += len(constant)
+                elif type(constant) in (list, dict):
+                    terms = ["True"]
+                    break
+                continue
+            terms.append(f"(len({value}) if type({value}) in SIZED_T else 0)" if walks == "lists"
+                         else f"type({value}) is list or type({value}) is dict")
+        if walks == "lists" and terms:
+            self.line(d, f"if {' + '.join(terms + ([str(known)] if known else []))} >= BUDGET.NODES_PER_STEP:")
+        elif walks == "lists":
+            if known < budget.NODES_PER_STEP:
+                return
+            self.line(d, "if True:")
+        elif terms:
+            self.line(d, f"if {' or '.join(terms)}:")
+        else:
+            return
+        self.line(d + 1, call)
 
     def generator(self, node, scope, d):
         name = node.name
@@ -1958,6 +1994,7 @@ class _Generator:
 
 _QUOTED = re.compile(r"'([a-z_]+)'")
 _TEMP = re.compile(r"t\d+")          # a temporary ``fresh`` made: its one reader is the caller
+_CONST = re.compile(r"K\d+")
 _CONST_TYPE = re.compile(r"type\((K\d+)\) is (not )?(\w+)")
 _CONST_CMP = re.compile(r"(K\d+) (==|!=) (K\d+)")
 _INT_TYPE = re.compile(r"type\(([tvh]\d+)\) is int")
