@@ -147,17 +147,21 @@ def test_a_part_written_twice_is_worked_out_once_where_first_reached(monkeypatch
     assert str(raised.value) == str(expected.value)
 
 def test_a_cells_test_sure_to_pass_or_fail_is_left_out():
-    """Where a cell is first worked out on every path from its ``= NK``, its test goes and its
-    body stays; a test after one of the same or an outer block goes with its body; a test
-    only some paths reach first stays, and so do the tests after it in other blocks."""
-    lines = ["    h1 = h2 = NK", "    if h1 is NK:", "        h1 = f()", "    if x:", "        if h2 is NK:",
+    """A cell's test that no path from its ``= NK`` touches the cell on goes and its body stays
+    (where every path reaches it, its ``= NK`` goes too); a test inside the block of one passed
+    before goes with its body; a test where paths meet after some set the cell, or inside a
+    loop (an earlier turn may have set it), stays."""
+    lines = ["    h1 = h2 = h3 = NK", "    if h1 is NK:", "        h1 = f()", "    if x:", "        if h2 is NK:",
              "            h2 = g()", "        if h1 is NK:", "            h1 = f()", "        y = h2",
              "    if h2 is NK:", "        h2 = g()", "    if z:", "        if h2 is NK:", "            h2 = g()",
-             "    return h1 + h2"]
+             "    if a:", "        if h3 is NK:", "            h3 = k()", "    elif h3 is NK:", "        pass",
+             "    else:", "        if h3 is NK:", "            h3 = k()",
+             "    for v in w:", "        if h3 is NK:", "            h3 = k()", "    return h1 + h2 + h3"]
     assert codegen._settled(lines) == [
-        "    h2 = NK", "    h1 = f()", "    if x:", "        if h2 is NK:", "            h2 = g()",
-        "        y = h2", "    if h2 is NK:", "        h2 = g()", "    if z:", "        pass",
-        "    return h1 + h2"]
+        "    h2 = h3 = NK", "    h1 = f()", "    if x:", "        h2 = g()", "        y = h2",
+        "    if h2 is NK:", "        h2 = g()", "    if z:", "        pass",
+        "    if a:", "        h3 = k()", "    elif h3 is NK:", "        pass", "    else:", "        h3 = k()",
+        "    for v in w:", "        if h3 is NK:", "            h3 = k()", "    return h1 + h2 + h3"]
 
 
 def test_a_grids_geometry_read_inline_gives_what_its_functions_give(monkeypatch):

@@ -2016,18 +2016,24 @@ _CELL_NAME = re.compile(r"\bh\d+\b")
 
 def _settled(lines: list) -> list:
     """``lines`` (one generated function's) with the cells' tests that are sure to pass or fail
-    left out, by where the cell is first worked out: an ``if h is NK:`` reached on every path
-    from ``h = NK`` with nothing in between touching ``h`` always passes (its body is run as
-    it is, and ``h`` needs no ``= NK``); one after an ``if h is NK:`` of the same block or an
-    outer one always fails (the cell is set: the block goes). The source is this module's own,
-    one statement a line, so a line's indent is its block."""
+    left out. An ``if h is NK:`` that no path from ``h = NK`` to it touches ``h`` on always
+    passes: its body is run as it is (and where it is reached on every path from the ``= NK``,
+    that goes too). One inside the block of an ``if h is NK:`` passed before always fails: the
+    cell is set, and the test goes with its body. The source is this module's own, one
+    statement a line, so a line's indent is its block, and a line ending in a colon opens one."""
     out: list = []
-    fresh: dict = {}        # cell -> indent of its ``= NK``, nothing touched it since
+    fresh: dict = {}        # cell -> indent of its ``= NK``; no path from there touched it
     known: dict = {}        # cell -> indent of the block in which it is surely set
     inits: dict = {}        # cell -> index in ``out`` of its ``= NK`` line
     settled: set = set()    # cells first worked out where sure to be NK: no ``= NK`` needed
+    heads: list = []        # blocks open: [indent, kind, fresh before it, cells touched in it]
     dedented: list = []     # indents (in ``lines``) of the tests whose bodies are run as they are
     skip = None             # the indent (in ``lines``) of a test left out with its body
+
+    def touch(cell) -> None:
+        fresh.pop(cell, None)
+        for head in heads:
+            head[3].add(cell)
     for text in lines:
         indent = (len(text) - len(text.lstrip(" "))) // 4
         if skip is not None:
@@ -2037,10 +2043,18 @@ def _settled(lines: list) -> list:
         while dedented and dedented[-1] >= indent:
             dedented.pop()
         level = indent - len(dedented)
+        body = text.lstrip(" ")
+        word = body.split(" ", 1)[0].rstrip(":")
+        sibling = word in _SIBLINGS
+        while heads and (heads[-1][0] > level or heads[-1][0] == level and not sibling):
+            head = heads.pop()
+            if head[1] == "if":                            # paths meet: touched on any, not fresh
+                fresh = {c: at for c, at in head[2].items() if c not in head[3]}
         for cells in (fresh, known):
             for cell in [c for c, at in cells.items() if at > level]:
                 del cells[cell]
-        body = text.lstrip(" ")
+        if sibling and heads and heads[-1][0] == level and heads[-1][1] == "if":
+            fresh = dict(heads[-1][2])                     # another arm: as before the first (tests only read)
         init = _CELL_INIT.match(body)
         if init is not None:
             for cell in init.group(2).split(" = ")[:-1]:
@@ -2056,19 +2070,29 @@ def _settled(lines: list) -> list:
                 if out and out[-1].endswith(":") and len(out[-1]) - len(out[-1].lstrip(" ")) < 4 * level:
                     out.append("    " * level + "pass")
                 continue
-            if fresh.get(cell) == level:                        # sure to be NK: its body runs
-                del fresh[cell]
-                settled.add(cell)
+            if cell in fresh:                                  # sure to be NK: its body runs
+                if fresh[cell] == level:
+                    settled.add(cell)
                 dedented.append(indent)
+                touch(cell)
                 known[cell] = level
                 continue
-            fresh.pop(cell, None)
+            touch(cell)
             known[cell] = level
             out.append("    " * level + body)
             continue
-        for cell in _CELL_NAME.findall(body):
-            fresh.pop(cell, None)
+        if not body.endswith(":"):                             # (a block's first line only reads)
+            for cell in _CELL_NAME.findall(body):
+                touch(cell)
         out.append("    " * level + body)
+        if body.endswith(":"):
+            if sibling and heads and heads[-1][0] == level:
+                continue                                       # the same statement goes on
+            kind = "loop" if word in ("for", "while") else "if" if word == "if" else "other"
+            heads.append([level, kind, dict(fresh), set()])
+            if kind == "loop":                                 # an iteration may follow another
+                for cell in [c for c, at in fresh.items() if at <= level]:
+                    del fresh[cell]
     for cell in settled:                                        # their ``= NK`` is not needed
         at = inits[cell]
         names = [c for c in _CELL_INIT.match(out[at].lstrip(" ")).group(2).split(" = ")[:-1] if c != cell]
@@ -2077,6 +2101,9 @@ def _settled(lines: list) -> list:
     return [text for k, text in enumerate(out)                 # a pass where a block has more
             if not (text.endswith(" pass") or text == "pass") or k + 1 == len(out)
             or len(out[k + 1]) - len(out[k + 1].lstrip(" ")) != len(text) - len(text.lstrip(" "))]
+
+
+_SIBLINGS = ("elif", "else", "except", "finally")
 
 
 def _walk(tree):
