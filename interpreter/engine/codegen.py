@@ -510,9 +510,8 @@ class _Generator:
         seat = "None" if me is None else f"None if {me} is None else {me}.seat"
 
         def look_up(d: int) -> None:
-            line(d, "value = game.memo.get(key, NK)")
-            line(d, "if value is not NK:")
-            line(d + 1, "return value")
+            line(d, "if key in game.memo:")                # (two look-ups when kept, no call)
+            line(d + 1, "return game.memo[key]")
         if not args:
             key = self.const((name, None)) if me is None else f"({self.const(name)}, {seat})"
             line(1, f"key = {key}")
@@ -1119,8 +1118,9 @@ class _Generator:
             word, kind = "elif", None
         if (fields or conditions) and may_be(str):     # a content record's plain field
             line(d, f"{word} type({obj}) is str:")
-            line(d + 1, f"{t} = {self.const(fields)}.get({obj}, NK)")
-            line(d + 1, f"if {t} is NK:")
+            line(d + 1, f"if {obj} in {self.const(fields)}:")     # (a look-up, not a call)
+            line(d + 2, f"{t} = {self.const(fields)}[{obj}]")
+            line(d + 1, "else:")
             if conditions:                             # or its condition, evaluated now
                 c = self.fresh()
                 line(d + 2, f"{c} = {self.const(conditions)}.get({obj})")
