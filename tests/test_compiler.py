@@ -231,6 +231,20 @@ def test_a_call_walking_its_values_is_charged_as_the_closures_charge_it(monkeypa
         assert spent[0] == spent[1] and (spent[0] > 0) == paid, (text, spent)
 
 
+def test_a_functions_body_run_on_its_own_is_generated_when_first_run(monkeypatch):
+    """A body evaluated alone (as a sources function or the score is: its values in the locals)
+    runs generated code from its first run on, giving the closures' values and errors."""
+    compiled, reference, program = _both_ways(monkeypatch, RULESETS / "toy", players=2, seed=1)
+    tree = compiled.rules.functions["double"][1]
+    other = reference.rules.functions["double"][1]
+    assert compiled.evaluate(tree, env={"x": 21}) == reference.evaluate(other, env={"x": 21}) == 42
+    assert tree._fn.__code__.co_filename.startswith("<rulebook")          # in its place now
+    assert compiled.evaluate(tree, env={"x": 4}) == 8
+    for game, body in ((compiled, tree), (reference, other)):
+        with pytest.raises(RuleError, match="needs numbers"):
+            game.evaluate(body, env={"x": "a"})
+
+
 def test_dice_are_never_kept_or_inlined(tmp_path, monkeypatch):
     """roll() advances the stream: a generator rolls once per item and a function that rolls is
     called (its value kept for the statement, as the closures keep it), never inlined."""

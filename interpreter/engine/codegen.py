@@ -262,6 +262,22 @@ class Program:
             object.__setattr__(node, "_options", fn)
         for node, fn in self.blocks.values():
             object.__setattr__(node, "_run", fn)
+        for _, tree in self.rules.functions.values():     # a body run alone (a sources function,
+            if id(tree) not in self.roots:                 # the score): generated when first run
+                object.__setattr__(tree, "_fn", self._first_run(tree))
+
+    def _first_run(self, tree):
+        """``fn(ctx)`` for a ruleset function's body evaluated on its own, not called (its values
+        in ``ctx.env``): on its first run it is generated (``add``) and puts itself in its place;
+        a body the generator leaves out gets the closures."""
+        def first(ctx):
+            fn = self.add(tree)
+            if fn is None:
+                from .compile import compiled
+                object.__setattr__(tree, "_fn", None)
+                fn = compiled(tree)
+            return fn(ctx)
+        return first
 
     def add(self, tree):
         """Generate and install one more expression (a text given after loading); its ``fn(ctx)``.
