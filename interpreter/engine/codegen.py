@@ -692,7 +692,9 @@ class _Generator:
         elif cls is ast.Assign and len(stmt.target) == 1:
             name = stmt.target[0]
             t = self.fresh()
-            line(d, f"{t} = KEPT(game, {self.value_of(stmt.value)})")
+            line(d, f"{t} = {self.value_of(stmt.value)}")
+            line(d, f"if type({t}) is list or type({t}) is dict:")     # (anything else is kept as it is)
+            line(d + 1, f"{t} = KEPT(game, {t})")
             if name in self.rules.vars:                  # a local if one is bound, else the game's
                 line(d, f"if {k(name)} in env:")
                 line(d + 1, f"env[{k(name)}] = {t}")
@@ -732,7 +734,9 @@ class _Generator:
         temps = []
         for value in values:
             temps.append(self.fresh())
-            line(d, f"{temps[-1]} = KEPT(game, {value}, False)")
+            line(d, f"{temps[-1]} = {value}")
+            line(d, f"if type({temps[-1]}) is list or type({temps[-1]}) is dict:")
+            line(d + 1, f"{temps[-1]} = KEPT(game, {temps[-1]}, False)")
         for param, temp in zip(params, temps):
             line(d, f"{env}[{k(param)}] = {temp}")
         keywords = ", ".join(f"{k(key)}: {self.value_of(v)}" for key, v in stmt.keywords)
@@ -844,7 +848,9 @@ class _Generator:
         temps = []
         for arg in stmt.arg.args:                   # weighed as statements.program keeps them
             temps.append(self.fresh())
-            line(3, f"{temps[-1]} = KEPT(game, {self.value_of(arg)}, False)")
+            line(3, f"{temps[-1]} = {self.value_of(arg)}")
+            line(3, f"if type({temps[-1]}) is list or type({temps[-1]}) is dict:")
+            line(4, f"{temps[-1]} = KEPT(game, {temps[-1]}, False)")
         for param, temp in zip(params, temps):
             line(3, f"{env}[{k(param)}] = {temp}")
         line(2, "except RuleError as exc:")
@@ -1862,10 +1868,11 @@ class _Generator:
             self.line(d + 1, f"if not -SMALL < {t} < SMALL:")
             self.line(d + 2, f"{t} = NUMBER({t})")
             word = "elif"
-        for kind, limit in (("list", "MAX_ITEMS"), ("str", "MAX_CHARS")) if lists else ():
+        for kind in (list, str) if lists else ():
             if literals - {kind}:
                 continue
-            self.line(d, f"{word} type({a}) is {kind} and type({b}) is {kind}:")
+            test = self.folded(f"type({a}) is {kind.__name__} and type({b}) is {kind.__name__}", [a, b])
+            self.line(d, f"{word} {test}:")
             self.line(d + 1, f"{t} = {a} + {b}")
             self.line(d + 1, f"if len({t}) >= BUDGET.NODES_PER_STEP:")    # checked, and charged
             self.line(d + 2, f"BUDGET.walked(ctx.game, (), SIZED({t}))")
