@@ -41,7 +41,7 @@ from ..model.limits import _SMALL as SMALL, number, sized
 from ..model.values import (Condition, Grid, Player, Room, RuleError, Side, Zone, describe, items_of, room_name,
                             truth)
 from . import budget
-from .compile import _BASIC, _MISSING, _PYTHON_ERRORS, _divide, _equal, _int, _member, _plus, misuse
+from .compile import _BASIC, _MISSING, _PYTHON_ERRORS, _divide, _equal, _int, _member, _plus, compiled, misuse
 
 ENABLED = True
 """Whether games run generated code (tests turn it off to compare with the closures)."""
@@ -128,10 +128,11 @@ def _compare_error(op, a, b):
     raise AssertionError("unreachable")         # one of them is not a number
 
 
-def _condition_reader(Ctx, evaluate):
+def _condition_reader(Ctx, compiled):
     def condition(ctx, record_id, tree):
         """A record's condition field read (``evaluate._field``): ``self`` and ``this`` its locals."""
-        return evaluate(tree, Ctx(ctx.game, {"self": ctx.env.get("self"), "this": record_id}))
+        fn = tree.__dict__.get("_fn")            # (evaluate's own look-up, without its call)
+        return (fn or compiled(tree))(Ctx(ctx.game, {"self": ctx.env.get("self"), "this": record_id}))
     return condition
 
 
@@ -352,7 +353,7 @@ class _Generator:
             "__builtins__": {"type": type, "bool": bool, "int": int, "str": str, "dict": dict, "list": list,
                              "len": len, "RecursionError": RecursionError},
             "RuleError": RuleError, "Zone": Zone, "Room": Room, "Side": Side, "Player": Player,
-            "CELL": _cells(rules), "CELL_KEY": _cell_key, "ROOM_NAMES": _room_names(rules), "CONDITION": _condition_reader(Ctx, evaluate),
+            "CELL": _cells(rules), "CELL_KEY": _cell_key, "ROOM_NAMES": _room_names(rules), "CONDITION": _condition_reader(Ctx, compiled),
             "TRUTH": truth, "ITEMS": _items, "ENTITIES": rules.entities, "Condition": Condition,
             "EDGE": _edges(rules), "EDGE_KEY": _edge_key, "GEO": grids.geometries(rules), "Grid": Grid,
             "LIMITS": limits,
