@@ -1815,8 +1815,12 @@ class _Generator:
     def tags_short(self) -> bool:
         """Whether every room's tags are fewer than ``NODES_PER_STEP`` (as the limit is when the
         program is generated): looking one up is then never charged (``in_tags``)."""
-        tags = self.namespace[self.room_tags()]
-        return all(len(found) < budget.NODES_PER_STEP for cells in tags.values() for found in cells.values())
+        short = self.__dict__.get("_short")
+        if short is None:
+            tags = self.namespace[self.room_tags()]
+            short = self._short = all(len(found) < budget.NODES_PER_STEP
+                                      for cells in tags.values() for found in cells.values())
+        return short
 
     def in_tags(self, node, a: str, op: str, k: str, scope, d: int) -> str:
         """``"text" in room.tags`` (or ``not in``): a room's tags (a grid walked, or any room) looked
