@@ -96,7 +96,9 @@ def test_an_expression_gives_the_same_value_either_way(monkeypatch):
              '3 in [1, 2] or "x" not in "xyz"', 'max(1, 5, 3)',
              'abs(2 - 5) * 3 - abs(1 - double(2))', 'get({"a": 1}, "a", 0) + get({"a": 1}, "b", 2)',
              'count(x for x in [1]) - 1 < 0 or abs(count(x for x in [1, 2]) - 5) > 2',
-             '(1 - 2) * 3 + 1 >= -2']
+             '(1 - 2) * 3 + 1 >= -2', 'players[1] == players[1]', 'players[1] != players[2]',
+             '[1 == true, 1 != true, "a" == "a", "a" != "b", none == none, [1, 2] == [1, 2]]',
+             'list(list(x == y for y in [1, "1", true, players[1]]) for x in [1, "1", true, players[1], players[2]])']
     _same_values(texts, *_both_ways(monkeypatch, RULESETS / "toy"))
 
 

@@ -540,6 +540,8 @@ class _Generator:
         tag = self.const("$player")
         plain = " and ".join(f"(type({a}) in PLAIN or type({a}) is Player)" for a in args)
         keys = "".join(f", ({a} if type({a}) is not Player else ({tag}, {a}.seat))" for a in args)
+        if len(args) == 1:                             # one value, not plain: a player, or no key
+            plain, keys = f"type({args[0]}) is Player", f", ({tag}, {args[0]}.seat)"
         line(1, f"elif {plain}:")
         line(2, f"key = ({self.const(name)}, {seat}{keys})")
         look_up(2)
@@ -1791,8 +1793,11 @@ class _Generator:
             if op in ("==", "!="):
                 same = f"({a} == {b} and (type({a}) is bool) is (type({b}) is bool))"
                 fast = same if op == "==" else f"(not {same})"
-                return (f"(ZONE_OP({k}, {a}, {b}, ctx) if type({a}) is Zone or type({b}) is Zone "
-                        f"or type({a}) is list and len({a}) >= BUDGET.NODES_PER_STEP else {fast})")   # charged
+                general = (f"(ZONE_OP({k}, {a}, {b}, ctx) if type({a}) is Zone or type({b}) is Zone "
+                           f"or type({a}) is list and len({a}) >= BUDGET.NODES_PER_STEP else {fast})")   # charged
+                tt = self.fresh()                      # two texts, two numbers, two players: as Python has it
+                return (f"({a} {op} {b} if ({tt} := type({a})) is type({b}) and ({tt} is str or {tt} is int) "
+                        f"else ({a}.seat {op} {b}.seat if {tt} is Player and type({b}) is Player else {general}))")
             if op == "+":
                 return self.arithmetic(a, b, "+", f"ZONE_OP({k}, {a}, {b}, ctx)", d, lists=True, node=node)
             if node.left.__class__ is ast.Literal and type(node.left.value) is str and self.tags_short() \
