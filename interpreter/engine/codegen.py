@@ -645,12 +645,12 @@ class _Generator:
                 line(2, "return None")
         line(1, "END(th, frame)")
         line(1, "return None")
-        body = self.lines[head + 4:]                   # the locals no statement reads go
+        body = "\n".join(self.lines[head + 4:])         # the locals no statement reads go
         for local, at in (("frames", head + 3), ("ctx", head + 2), ("env", head + 1)):
-            if not any(re.search(rf"\b{local}\b", text) for text in body):
+            if re.search(rf"\b{local}\b", body) is None:
                 del self.lines[at]
             else:
-                body.append(self.lines[at])
+                body += "\n" + self.lines[at]
 
     def value_of(self, tree) -> str:
         """A Python expression for an expression node's value: its generated function, or the
@@ -2054,6 +2054,8 @@ def _settled(lines: list) -> list:
     that goes too). One inside the block of an ``if h is NK:`` passed before always fails: the
     cell is set, and the test goes with its body. The source is this module's own, one
     statement a line, so a line's indent is its block, and a line ending in a colon opens one."""
+    if not any(text.endswith(" = NK") for text in lines):     # no cells: nothing to settle
+        return lines
     out: list = []
     fresh: dict = {}        # cell -> indent of its ``= NK``; no path from there touched it
     known: dict = {}        # cell -> indent of the block in which it is surely set
@@ -2062,6 +2064,7 @@ def _settled(lines: list) -> list:
     heads: list = []        # blocks open: [indent, kind, fresh before it, cells touched in it]
     dedented: list = []     # indents (in ``lines``) of the tests whose bodies are run as they are
     skip = None             # the indent (in ``lines``) of a test left out with its body
+    deepest = 0             # the level of the line before
 
     def touch(cell) -> None:
         fresh.pop(cell, None)
@@ -2076,26 +2079,27 @@ def _settled(lines: list) -> list:
         while dedented and dedented[-1] >= indent:
             dedented.pop()
         level = indent - len(dedented)
-        body = text.lstrip(" ")
-        word = body.split(" ", 1)[0].rstrip(":")
-        sibling = word in _SIBLINGS
+        body = text[4 * indent:]
+        sibling = body.startswith(_SIBLINGS)
         while heads and (heads[-1][0] > level or heads[-1][0] == level and not sibling):
             head = heads.pop()
             if head[1] == "if":                            # paths meet: touched on any, not fresh
                 fresh = {c: at for c, at in head[2].items() if c not in head[3]}
-        for cells in (fresh, known):
-            for cell in [c for c, at in cells.items() if at > level]:
-                del cells[cell]
+        if level < deepest:                                # blocks left: what was set there goes
+            for cells in (fresh, known):
+                for cell in [c for c, at in cells.items() if at > level]:
+                    del cells[cell]
+        deepest = level
         if sibling and heads and heads[-1][0] == level and heads[-1][1] == "if":
             fresh = dict(heads[-1][2])                     # another arm: as before the first (tests only read)
-        init = _CELL_INIT.match(body)
+        init = _CELL_INIT.match(body) if body.endswith("NK") else None
         if init is not None:
             for cell in init.group(2).split(" = ")[:-1]:
                 fresh[cell], inits[cell] = level, len(out)
                 known.pop(cell, None)
             out.append("    " * level + body)
             continue
-        test = _CELL_TEST.match(body)
+        test = _CELL_TEST.match(body) if body.endswith("NK:") else None
         if test is not None:
             cell = test.group(2)
             if cell in known:                                  # set already: the block goes
@@ -2121,7 +2125,7 @@ def _settled(lines: list) -> list:
         if body.endswith(":"):
             if sibling and heads and heads[-1][0] == level:
                 continue                                       # the same statement goes on
-            kind = "loop" if word in ("for", "while") else "if" if word == "if" else "other"
+            kind = "loop" if body.startswith(("for ", "while ")) else "if" if body.startswith("if ") else "other"
             heads.append([level, kind, dict(fresh), set()])
             if kind == "loop":                                 # an iteration may follow another
                 for cell in [c for c, at in fresh.items() if at <= level]:
@@ -2136,7 +2140,7 @@ def _settled(lines: list) -> list:
             or len(out[k + 1]) - len(out[k + 1].lstrip(" ")) != len(text) - len(text.lstrip(" "))]
 
 
-_SIBLINGS = ("elif", "else", "except", "finally")
+_SIBLINGS = ("elif ", "else:", "except", "finally:")
 
 
 def _walk(tree):
