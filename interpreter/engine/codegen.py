@@ -41,7 +41,7 @@ from ..model.limits import _SMALL as SMALL, number, sized
 from ..model.values import (Condition, Grid, Player, Room, RuleError, Side, Zone, describe, items_of, room_name,
                             truth)
 from . import budget
-from .compile import _BASIC, _MISSING, _PYTHON_ERRORS, _divide, _equal, _int, _member, _plus, misuse
+from .compile import _BASIC, _MISSING, _PYTHON_ERRORS, _divide, _equal, _int, _member, _plus, compiled, misuse
 
 ENABLED = True
 """Whether games run generated code (tests turn it off to compare with the closures)."""
@@ -128,10 +128,11 @@ def _compare_error(op, a, b):
     raise AssertionError("unreachable")         # one of them is not a number
 
 
-def _condition_reader(Ctx, evaluate):
+def _condition_reader(Ctx, compiled):
     def condition(ctx, record_id, tree):
         """A record's condition field read (``evaluate._field``): ``self`` and ``this`` its locals."""
-        return evaluate(tree, Ctx(ctx.game, {"self": ctx.env.get("self"), "this": record_id}))
+        fn = tree.__dict__.get("_fn")            # (evaluate's own look-up, without its call)
+        return (fn or compiled(tree))(Ctx(ctx.game, {"self": ctx.env.get("self"), "this": record_id}))
     return condition
 
 
@@ -262,6 +263,22 @@ class Program:
             object.__setattr__(node, "_options", fn)
         for node, fn in self.blocks.values():
             object.__setattr__(node, "_run", fn)
+        for _, tree in self.rules.functions.values():     # a body run alone (a sources function,
+            if id(tree) not in self.roots:                 # the score): generated when first run
+                object.__setattr__(tree, "_fn", self._first_run(tree))
+
+    def _first_run(self, tree):
+        """``fn(ctx)`` for a ruleset function's body evaluated on its own, not called (its values
+        in ``ctx.env``): on its first run it is generated (``add``) and puts itself in its place;
+        a body the generator leaves out gets the closures."""
+        def first(ctx):
+            fn = self.add(tree)
+            if fn is None:
+                from .compile import compiled
+                object.__setattr__(tree, "_fn", None)
+                fn = compiled(tree)
+            return fn(ctx)
+        return first
 
     def add(self, tree):
         """Generate and install one more expression (a text given after loading); its ``fn(ctx)``.
@@ -336,7 +353,7 @@ class _Generator:
             "__builtins__": {"type": type, "bool": bool, "int": int, "str": str, "dict": dict, "list": list,
                              "len": len, "RecursionError": RecursionError},
             "RuleError": RuleError, "Zone": Zone, "Room": Room, "Side": Side, "Player": Player,
-            "CELL": _cells(rules), "CELL_KEY": _cell_key, "ROOM_NAMES": _room_names(rules), "CONDITION": _condition_reader(Ctx, evaluate),
+            "CELL": _cells(rules), "CELL_KEY": _cell_key, "ROOM_NAMES": _room_names(rules), "CONDITION": _condition_reader(Ctx, compiled),
             "TRUTH": truth, "ITEMS": _items, "ENTITIES": rules.entities, "Condition": Condition,
             "EDGE": _edges(rules), "EDGE_KEY": _edge_key, "GEO": grids.geometries(rules), "Grid": Grid,
             "LIMITS": limits,
@@ -351,6 +368,8 @@ class _Generator:
         }
         self.tracing = TRACING
         self.consts: dict = {}             # (type, value) or id -> its K name
+        self.namespace["ZIP"], self.namespace["SIZED_T"] = zip, budget._SIZED
+        self.namespace["RKEYS"], self.namespace["RTAGS"] = _room_keys(rules, self.namespace[self.room_tags()])
         self.lines: list = []
         self.temp = 0
         self.fnames: dict = {}             # ruleset function -> its F name
@@ -369,6 +388,9 @@ class _Generator:
         self.cells: dict | None = None     # per root being written: {key of a common part: its cell}
         self.cell_inits: dict = {}         # generator node id (None: the root) -> cells made NK there
         self.keys_seen: dict = {}          # (id(node), id(scope)) -> (scope, its key), per root
+        self.ints: set = set()             # locals that surely hold a number (a count made here)
+        self.bool_functions: dict = {}     # ruleset function -> whether its body ``is_bool``
+        self.room_keys: dict = {}          # a loop's local -> its ``_RoomKeys`` (``rooms_walked``)
 
     # ------------------------------------------------------------ names in the source
     def const(self, value) -> str:
@@ -471,20 +493,7 @@ class _Generator:
         line(1, "game = ctx.game")
         if not selfless:                           # else one value whoever asks: no self in the key
             line(1, f"{me} = ctx.env.get('self')")
-        line(1, "key = None")
-        # Plain arguments are their own key; a player is keyed by a tagged seat (a tuple is no
-        # value of the language, so it is mistaken for no argument): rulesets ask a lot about players.
-        plain = " and ".join(f"(type({local[p]}) in PLAIN or type({local[p]}) is Player)"
-                             for p in params) or "True"
-        tag = self.const("$player")
-        keys = "".join(f", ({local[p]} if type({local[p]}) is not Player else ({tag}, {local[p]}.seat))"
-                       for p in params)
-        line(1, f"if {plain}:")
-        seat = "None" if selfless else f"None if {me} is None else {me}.seat"
-        line(2, f"key = ({self.const(name)}, {seat}{keys})")
-        line(2, "value = game.memo.get(key, NK)")
-        line(2, "if value is not NK:")
-        line(3, "return value")
+        self.memo_key(name, [local[p] for p in params], None if selfless else me)
         mark = len(self.lines)                     # the state's local after the memo (hot_locals)
         line(1, "depth = game.depth")
         line(1, "if depth:")
@@ -499,17 +508,52 @@ class _Generator:
         line(2, "raise BUDGET.call_error(game) from None")
         line(1, "finally:")
         line(2, "game.depth = depth")
-        line(1, "if key is not None:")
-        line(2, "game.memo[key] = value")
+        if params:
+            line(1, "if key is not None:")
+            line(2, "game.memo[key] = value")
+        else:
+            line(1, "game.memo[key] = value")
         line(1, "return value")
         self.hot_locals(mark, has_game=True)
+
+    def memo_key(self, name: str, args: list, me: str | None) -> None:
+        """``key`` of a call in the memo (None: not kept), and the value kept there returned.
+
+        Plain arguments are their own key; a player is keyed by a tagged seat (a tuple is no
+        value of the language, so it is mistaken for no argument): rulesets ask a lot about
+        players. Arguments all plain (the usual case) take one type test each; a function
+        of no arguments that never reads self has one key, a constant."""
+        line = self.line
+        seat = "None" if me is None else f"None if {me} is None else {me}.seat"
+
+        def look_up(d: int) -> None:
+            line(d, "if key in game.memo:")                # (two look-ups when kept, no call)
+            line(d + 1, "return game.memo[key]")
+        if not args:
+            key = self.const((name, None)) if me is None else f"({self.const(name)}, {seat})"
+            line(1, f"key = {key}")
+            look_up(1)
+            return
+        line(1, f"if {' and '.join(f'type({a}) in PLAIN' for a in args)}:")
+        line(2, f"key = ({self.const(name)}, {seat}{''.join(', ' + a for a in args)})")
+        look_up(2)
+        tag = self.const("$player")
+        plain = " and ".join(f"(type({a}) in PLAIN or type({a}) is Player)" for a in args)
+        keys = "".join(f", ({a} if type({a}) is not Player else ({tag}, {a}.seat))" for a in args)
+        if len(args) == 1:                             # one value, not plain: a player, or no key
+            plain, keys = f"type({args[0]}) is Player", f", ({tag}, {args[0]}.seat)"
+        line(1, f"elif {plain}:")
+        line(2, f"key = ({self.const(name)}, {seat}{keys})")
+        look_up(2)
+        line(1, "else:")
+        line(2, "key = None")
 
     def hot_locals(self, mark: int, has_game: bool = False) -> None:
         """Make ``ctx.game`` and its state locals of the function whose body starts at line
         ``mark`` (``has_game``: ``game`` is one there already) where the body reads them on its
         common paths (the state's parts, the step budget), not only as a fallback's argument:
         neither changes while an expression is worked out (a game's state is set once)."""
-        body = self.lines[mark:]
+        body = _settled(self.lines[mark:])
         state = any("ctx.game.state[" in text for text in body)
         game = has_game or any("ctx.game.steps" in text for text in body)
         head = [] if has_game or not game else ["    game = ctx.game"]
@@ -571,9 +615,10 @@ class _Generator:
     def block(self, name: str, node) -> None:
         line, k = self.line, self.const
         line(0, f"def {name}(game, th, frame):")
+        head = len(self.lines)
         line(1, f"i = frame.get({k('i')}, 0)")
-        line(1, f"ctx = CTX(game, th[{k('envs')}][-1])")
-        line(1, "env = ctx.env")
+        line(1, f"env = th[{k('envs')}][-1]")
+        line(1, "ctx = CTX(game, env)")
         line(1, f"frames = th[{k('frames')}]")
         self.block_node = node
         for n, stmt in enumerate(node.body):
@@ -600,6 +645,12 @@ class _Generator:
                 line(2, "return None")
         line(1, "END(th, frame)")
         line(1, "return None")
+        body = "\n".join(self.lines[head + 4:])         # the locals no statement reads go
+        for local, at in (("frames", head + 3), ("ctx", head + 2), ("env", head + 1)):
+            if re.search(rf"\b{local}\b", body) is None:
+                del self.lines[at]
+            else:
+                body += "\n" + self.lines[at]
 
     def value_of(self, tree) -> str:
         """A Python expression for an expression node's value: its generated function, or the
@@ -614,7 +665,8 @@ class _Generator:
         to the machine then."""
         line, k = self.line, self.const
         at = k(stmt)
-        line(d, "game.memo.clear()")
+        line(d, "if game.memo:")
+        line(d + 1, "game.memo.clear()")
         line(d, "try:")
         self.statement_body(stmt, simple, d + 1)
         line(d, "except RuleError as exc:")
@@ -623,7 +675,8 @@ class _Generator:
         line(d, "except ERROR as exc:")
         line(d + 1, "game.queued.clear()")
         line(d + 1, f"raise INTERNAL(game, exc, {at}) from exc")
-        line(d, "game.memo.clear()")
+        line(d, "if game.memo:")
+        line(d + 1, "game.memo.clear()")
         line(d, "if game.pause is not None or game.queued:")
         if frames is None:
             line(d + 1, f"went = AFTER(game, th, frame, {after}, {at})")
@@ -642,7 +695,9 @@ class _Generator:
         elif cls is ast.Assign and len(stmt.target) == 1:
             name = stmt.target[0]
             t = self.fresh()
-            line(d, f"{t} = KEPT(game, {self.value_of(stmt.value)})")
+            line(d, f"{t} = {self.value_of(stmt.value)}")
+            line(d, f"if type({t}) is list or type({t}) is dict:")     # (anything else is kept as it is)
+            line(d + 1, f"{t} = KEPT(game, {t})")
             if name in self.rules.vars:                  # a local if one is bound, else the game's
                 line(d, f"if {k(name)} in env:")
                 line(d + 1, f"env[{k(name)}] = {t}")
@@ -682,7 +737,9 @@ class _Generator:
         temps = []
         for value in values:
             temps.append(self.fresh())
-            line(d, f"{temps[-1]} = KEPT(game, {value}, False)")
+            line(d, f"{temps[-1]} = {value}")
+            line(d, f"if type({temps[-1]}) is list or type({temps[-1]}) is dict:")
+            line(d + 1, f"{temps[-1]} = KEPT(game, {temps[-1]}, False)")
         for param, temp in zip(params, temps):
             line(d, f"{env}[{k(param)}] = {temp}")
         keywords = ", ".join(f"{k(key)}: {self.value_of(v)}" for key, v in stmt.keywords)
@@ -787,13 +844,16 @@ class _Generator:
         at = k(stmt)
         params, root = self.rules.procedures[stmt.arg.name]
         env = self.fresh()
-        line(2, "game.memo.clear()")
+        line(2, "if game.memo:")
+        line(3, "game.memo.clear()")
         line(2, "try:")
         line(3, f"{env} = {{{k('self')}: env.get({k('self')})}}")
         temps = []
         for arg in stmt.arg.args:                   # weighed as statements.program keeps them
             temps.append(self.fresh())
-            line(3, f"{temps[-1]} = KEPT(game, {self.value_of(arg)}, False)")
+            line(3, f"{temps[-1]} = {self.value_of(arg)}")
+            line(3, f"if type({temps[-1]}) is list or type({temps[-1]}) is dict:")
+            line(4, f"{temps[-1]} = KEPT(game, {temps[-1]}, False)")
         for param, temp in zip(params, temps):
             line(3, f"{env}[{k(param)}] = {temp}")
         line(2, "except RuleError as exc:")
@@ -802,7 +862,8 @@ class _Generator:
         line(2, "except ERROR as exc:")
         line(3, "game.queued.clear()")
         line(3, f"raise INTERNAL(game, exc, {at}) from exc")
-        line(2, "game.memo.clear()")
+        line(2, "if game.memo:")
+        line(3, "game.memo.clear()")
         line(2, "if game.pause is not None or game.queued:")
         line(3, f"game.queued.append(({k(root)}, {env}, {{}}))")
         line(3, f"went = AFTER(game, th, frame, {after}, {at})")
@@ -1082,14 +1143,22 @@ class _Generator:
             word, kind = "elif", None
         if (fields or conditions) and may_be(str):     # a content record's plain field
             line(d, f"{word} type({obj}) is str:")
-            line(d + 1, f"{t} = {self.const(fields)}.get({obj}, NK)")
-            line(d + 1, f"if {t} is NK:")
+            line(d + 1, f"if {obj} in {self.const(fields)}:")     # (a look-up, not a call)
+            line(d + 2, f"{t} = {self.const(fields)}[{obj}]")
+            line(d + 1, "else:")
             if conditions:                             # or its condition, evaluated now
                 c = self.fresh()
                 line(d + 2, f"{c} = {self.const(conditions)}.get({obj})")
                 line(d + 2, f"{t} = {reader}(ctx, {obj}) if {c} is None else CONDITION(ctx, {obj}, {c})")
             else:
                 line(d + 2, f"{t} = {reader}(ctx, {obj})")
+            word = "elif"
+        keys = self.room_keys.get(obj)
+        if keys is not None and name in ("item", "empty", "tags") and may_be(Room):
+            keys.used.add("tags" if name == "tags" else "item")     # a room of a grid walked
+            line(d, f"{word} {keys.gi} is not None:")
+            line(d + 1, f"{t} = " + {"item": f"{keys.gi}.get({keys.key})",
+                                     "empty": f"({keys.gi}.get({keys.key}) is None)", "tags": keys.tag}[name])
             word = "elif"
         if name in ROOM_READERS and may_be(Room):
             line(d, f"{word} type({obj}) is Room:")
@@ -1170,7 +1239,8 @@ class _Generator:
         group = self.table_group(node.obj, scope)
         if group is not None:                          # pile[i] of the table's numbered group
             ref, members = group
-            return (f"({members}[{key} - 1] if {obj} is {ref} and type({key}) is int and 0 < {key} <= "
+            same = "" if obj == ref else f"{obj} is {ref} and "         # the group named: no test
+            return (f"({members}[{key} - 1] if {same}type({key}) is int and 0 < {key} <= "
                     f"{len(self.namespace[members])} else INDEX({obj}, {key}, ctx.game.state))")
         return (f"({obj}[{key} - 1] if type({obj}) is list and type({key}) is int and 0 < {key} <= len({obj}) "
                 f"else INDEX({obj}, {key}, ctx.game.state))")
@@ -1208,27 +1278,62 @@ class _Generator:
             return f"{self.fnames[name]}(ctx{''.join(', ' + a for a in args)})"
         if name in self.rules.functions or name not in FUNCTIONS:
             raise Unsupported(name)                    # left to the closures (and their errors)
-        args = self.exprs(node.args, scope, d)
+        if FUNCTIONS[name].fn is zones.top and not FUNCTIONS[name].walks and len(node.args) == 1 \
+                and node.args[0].__class__ is ast.Index:
+            group = self.table_group(node.args[0].obj, scope)
+            if group is not None:
+                return self.top_of_group(name, node.args[0], group, scope, d)
+        return self.registered_call(name, self.exprs(node.args, scope, d), d)
+
+    def top_of_group(self, name: str, index, group, scope, d: int) -> str:
+        """``top(pile[i])`` of a numbered group of the table's zones: pile ``i``'s list read
+        straight from the state (any other ``i``: the index and ``top`` as they are)."""
+        ref, members = group
+        key = self.atom(index.key, scope, d)
+        t, zone = self.fresh(), self.fresh()
+        self.line(d, f"if type({key}) is int and 0 < {key} <= {len(self.namespace[members])}:")
+        self.line(d + 1, f"{t} = {t}[0] if ({t} := ctx.game.state[{self.const('zones')}]"
+                         f"[{self.const(self.namespace[ref].name)}][{key} - 1]) else None")
+        self.line(d, "else:")
+        self.line(d + 1, f"{zone} = INDEX({ref}, {key}, ctx.game.state)")
+        self.line(d + 1, f"{t} = {self.registered_call(name, [zone], d + 1)}")
+        return t
+
+    def registered_call(self, name: str, args: list, d: int) -> str:
+        """A call of registered function ``name`` on the locals ``args``: its common cases inline."""
         fn = FUNCTIONS[name].fn
         cases = [case for case in (_FAST.get(fn), _FAST.get((fn, "record"))) if case and case[0] == len(args)]
         walks = FUNCTIONS[name].walks
         if not cases:
             values = self.fresh()
             self.line(d, f"{values} = [{', '.join(args)}]")
-            return self.mechanic(name, values, d, walks=walks)
+            return self.mechanic(name, values, d, walks=walks, args=args)
         t = self.fresh()                              # the common cases inline, the function else
         word = "if"
         for _, guard, value in cases:
-            self.line(d, f"{word} {self.keys(guard.format(*args, t=t))}:")
+            test = self.folded(self.keys(guard.format(*args, t=t)), args)
+            if test == "False":
+                continue
+            if test == "True":                        # this case surely: nothing else
+                self.line(d, f"{t} = {self.keys(value.format(*args, t=t))}")
+                if walks:
+                    self.charged(walks, args, f"({''.join(a + ', ' for a in args)})", t, d)
+                if fn is core.absolute:
+                    self.ints.add(t)
+                return t
+            self.line(d, f"{word} {test}:")
             self.line(d + 1, f"{t} = {self.keys(value.format(*args, t=t))}")
-            if walks:                                 # a list made inline (list()): its length
-                self.line(d + 1, f"if type({t}) is list and len({t}) >= BUDGET.NODES_PER_STEP:")
-                self.line(d + 2, f"BUDGET.walked(ctx.game, (), {t})")
+            if walks:                                 # charged as the function is: values and result
+                self.charged(walks, args, f"({''.join(a + ', ' for a in args)})", t, d + 1)
             word = "elif"
+        if word == "if":
+            values = self.fresh()
+            self.line(d, f"{values} = [{', '.join(args)}]")
+            return self.mechanic(name, values, d, t, walks=walks, args=args)
         self.line(d, "else:")
         values = self.fresh()
         self.line(d + 1, f"{values} = [{', '.join(args)}]")
-        self.mechanic(name, values, d + 1, t, walks=walks)
+        self.mechanic(name, values, d + 1, t, walks=walks, args=args)
         return t
 
     # A small ruleset function that reads the state only through pure functions and plain
@@ -1521,7 +1626,7 @@ class _Generator:
             self.line(d, f"{me} = ctx.env.get({self.const('self')})")
         return self.expr(tree, _Scope(dict(zip(params, args), self=me), False, keys), d)
 
-    def mechanic(self, name: str, values: str, d: int, t: str | None = None, walks=None) -> str:
+    def mechanic(self, name: str, values: str, d: int, t: str | None = None, walks=None, args=None) -> str:
         """A call of a registered function; a Python error in it is judged by ``misuse``; with
         ``walks`` (its ``Function.walks``) the call is charged for what it walked."""
         t = t or self.fresh()
@@ -1530,8 +1635,43 @@ class _Generator:
         self.line(d, "except PYERR as exc:")
         self.line(d + 1, f"raise MISUSE(ctx, {self.const(name)}, {values}, exc) from exc")
         if walks:
-            self.line(d, f"{self.const(budget.WALKS[walks])}(ctx.game, {values}, {t})")
+            self.charged(walks, args, values, t, d)
         return t
+
+    def charged(self, walks: str, args, values: str, t: str, d: int) -> None:
+        """The charge of a call that walks its values (``budget.WALKS``), its function called only
+        where it may charge: lists, records and texts of ``NODES_PER_STEP`` items in all (``walked``),
+        any list or record at all (``written``); values known to be numbers or constants of a
+        known length take no test (``args``: the values' locals, None: always called)."""
+        call = f"{self.const(budget.WALKS[walks])}(ctx.game, {values}, {t})"
+        if args is None or walks not in ("lists", "parts"):
+            self.line(d, call)
+            return
+        terms, known = [], 0
+        for value in (args + [t] if walks == "lists" else args):
+            if value in self.ints:
+                continue
+            if _CONST.fullmatch(value) and value in self.namespace:
+                constant = self.namespace[value]
+                if walks == "lists" and type(constant) in (list, dict, str):
+                    known += len(constant)
+                elif type(constant) in (list, dict):
+                    terms = ["True"]
+                    break
+                continue
+            terms.append(f"(len({value}) if type({value}) in SIZED_T else 0)" if walks == "lists"
+                         else f"type({value}) is list or type({value}) is dict")
+        if walks == "lists" and terms:
+            self.line(d, f"if {' + '.join(terms + ([str(known)] if known else []))} >= BUDGET.NODES_PER_STEP:")
+        elif walks == "lists":
+            if known < budget.NODES_PER_STEP:
+                return
+            self.line(d, "if True:")
+        elif terms:
+            self.line(d, f"if {' or '.join(terms)}:")
+        else:
+            return
+        self.line(d + 1, call)
 
     def generator(self, node, scope, d):
         name = node.name
@@ -1539,14 +1679,59 @@ class _Generator:
                 or self.generators >= _DEEPEST_GENERATORS):
             raise Unsupported(name)
         items = self.fresh()                         # a fresh local: it may be assigned again
-        self.line(d, f"{items} = {self.expr(node.iterable, scope, d)}")
+        grid = self.rooms_walked(node, scope, d)
+        if grid is not None:
+            self.line(d, f"{items} = {self.registered_call(node.iterable.name, [grid], d)}")
+        else:
+            self.line(d, f"{items} = {self.expr(node.iterable, scope, d)}")
         var = self.fresh("v")
         inner = scope.bind(node.var, var, (("var", id(node)), self.loop_level(scope) + 1, id(node)))
         self.generators += 1
+        if grid is not None:
+            self.room_keys[var] = _RoomKeys(grid, items, self.fresh("g"), self.fresh("g"), self.fresh("g"),
+                                            self.fresh("g"), self.fresh("g"))
         try:
             return self.generator_loop(node, name, items, var, inner, d)
         finally:
             self.generators -= 1
+            self.room_keys.pop(var, None)
+
+    def rooms_walked(self, node, scope, d: int) -> str | None:
+        """For ``f(x for r in rooms(g))``, pure: the local of ``g``, whose rooms the loop walks
+        with each one's cell key (``room_keys``); None for any other generator."""
+        it = node.iterable
+        if (it.__class__ is not ast.Function or len(it.args) != 1 or it.name in self.rules.functions
+                or FUNCTIONS.get(it.name) is None or FUNCTIONS[it.name].fn is not grids.rooms
+                or self.tracing or not all(self.pure_node(n) for n in _walk(node))):
+            return None
+        return self.atom(it.args[0], scope, d)
+
+    def walk_rooms(self, keys, var: str, at: int, d: int) -> None:
+        """The loop at line ``at`` walks ``keys.items`` with their cells' keys and tags, read where
+        the rooms are the geometry's own (``rooms(grid)`` made them) and the grid's items were
+        found in the state; else ``keys.items`` itself stands for both (and ``gi`` is None)."""
+        g, items, line = keys.grid, keys.items, self.lines
+        state = "ctx.game.state"
+        setup = [
+            f"if type({g}) is Grid and ({keys.geo} := GEO.get(({g}.grid, {g}.of))) is not None "
+            f"and {items} is {keys.geo}.rooms:",
+            f"    {keys.keys} = RKEYS[{g}.grid]",
+            f"    {keys.tags} = RTAGS[{g}.grid]",
+            "    try:",
+            f"        {keys.gi} = ({state}['grids'] if {g}.of is None else {state}['players'][{g}.of]['grids'])"
+            f"[{g}.grid]['items']",
+            "    except ERROR:",
+            f"        {keys.gi} = None",
+            "else:",
+            f"    {keys.gi} = None",
+            f"    {keys.keys} = {keys.tags} = {items}",
+        ]
+        if "tags" not in keys.used:
+            setup = [text for text in setup if f"{keys.tags} = RTAGS" not in text]
+            setup[-1] = setup[-1].replace(f"{keys.tags} = ", "")
+        line[at] = "    " * d + (f"for {var}, {keys.key}, {keys.tag} in ZIP({items}, {keys.keys}, {keys.tags}):"
+                                 if "tags" in keys.used else f"for {var}, {keys.key} in ZIP({items}, {keys.keys}):")
+        line[at:at] = ["    " * d + self.keys(text) for text in setup]
 
     @staticmethod
     def loop_level(scope) -> int:
@@ -1558,7 +1743,7 @@ class _Generator:
         early = {core.any_of: "True", core.all_of: "False"}.get(fn)
         t = self.fresh()
         start = len(self.lines)
-        self.line(d, f"{t} = {'[]' if early is None else 'not ' + early}")
+        self.line(d, f"{t} = {'[]' if early is None else {'True': 'False', 'False': 'True'}[early]}")
         self.line(d, f"if type({items}) is list:")            # the common case, without a call
         self.line(d + 1, f"ctx.game.steps -= len({items})")
         self.line(d + 1, "if ctx.game.steps < 0:")
@@ -1574,9 +1759,13 @@ class _Generator:
             body += 1
         element = self.expr(node.element, inner, body)
         self.init_cells(mark, d + 1, id(node))
+        keys = self.room_keys.get(var)
+        if keys is not None and keys.used:
+            self.walk_rooms(keys, var, mark - 1, d)
         if fn is core.count and _is_name(element):          # how many: no list needed
             self.lines[start] = "    " * d + f"{t} = 0"
             self.line(body, f"{t} += 1")
+            self.ints.add(t)
             return t
         if early is None:
             self.line(body, f"{t}.append({element})")
@@ -1592,7 +1781,10 @@ class _Generator:
 
     def binop(self, node, scope, d):
         op = node.op
-        a, b = self.exprs([node.left, node.right], scope, d)
+        if op in ("in", "not in"):                     # the right side read below (in_tags)
+            a, b = self.atom(node.left, scope, d), None
+        else:
+            a, b = self.exprs([node.left, node.right], scope, d)
         k = self.const(op)
         if op in ("==", "!=", "in", "not in", "+"):        # a zone compares by its cards
             fast = self.equal(node, a, b) if op in ("==", "!=") else None
@@ -1601,18 +1793,67 @@ class _Generator:
             if op in ("==", "!="):
                 same = f"({a} == {b} and (type({a}) is bool) is (type({b}) is bool))"
                 fast = same if op == "==" else f"(not {same})"
-                return (f"(ZONE_OP({k}, {a}, {b}, ctx) if type({a}) is Zone or type({b}) is Zone "
-                        f"or type({a}) is list and len({a}) >= BUDGET.NODES_PER_STEP else {fast})")   # charged
+                general = (f"(ZONE_OP({k}, {a}, {b}, ctx) if type({a}) is Zone or type({b}) is Zone "
+                           f"or type({a}) is list and len({a}) >= BUDGET.NODES_PER_STEP else {fast})")   # charged
+                tt = self.fresh()                      # two texts, two numbers, two players: as Python has it
+                return (f"({a} {op} {b} if ({tt} := type({a})) is type({b}) and ({tt} is str or {tt} is int) "
+                        f"else ({a}.seat {op} {b}.seat if {tt} is Player and type({b}) is Player else {general}))")
             if op == "+":
                 return self.arithmetic(a, b, "+", f"ZONE_OP({k}, {a}, {b}, ctx)", d, lists=True, node=node)
+            if node.left.__class__ is ast.Literal and type(node.left.value) is str and self.tags_short() \
+                    and node.right.__class__ is ast.Attribute and node.right.name == "tags":
+                return self.in_tags(node.right, a, op, k, scope, d)
+            a, b = a, self.atom(node.right, scope, d)
             test = f"{a} in {b}" if op == "in" else f"{a} not in {b}"
-            return (f"({test} if type({b}) is list and type({a}) is not Zone and len({b}) < BUDGET.NODES_PER_STEP "
+            zone = "" if node.left.__class__ is ast.Literal else f" and type({a}) is not Zone"   # a literal is none
+            return (f"({test} if type({b}) is list{zone} and len({b}) < BUDGET.NODES_PER_STEP "
                     f"else ZONE_OP({k}, {a}, {b}, ctx))")          # a long list: charged there
         if op in ("<", "<=", ">", ">="):
-            return f"({a} {op} {b} if type({a}) is int and type({b}) is int else CMP_ERROR({k}, {a}, {b}))"
+            test = self.ints_test((a, node.left), (b, node.right))
+            if not test:
+                return f"({a} {op} {b})"
+            return f"({a} {op} {b} if {test} else CMP_ERROR({k}, {a}, {b}))"
         if op in ("-", "*"):
             return self.arithmetic(a, b, op, f"NUMBER(INT({a}, {k}) {op} INT({b}, {k}))", d, node=node)
         return f"DIVIDE({a}, {b}, {k})"
+
+    def tags_short(self) -> bool:
+        """Whether every room's tags are fewer than ``NODES_PER_STEP`` (as the limit is when the
+        program is generated): looking one up is then never charged (``in_tags``)."""
+        short = self.__dict__.get("_short")
+        if short is None:
+            tags = self.namespace[self.room_tags()]
+            short = self._short = all(len(found) < budget.NODES_PER_STEP
+                                      for cells in tags.values() for found in cells.values())
+        return short
+
+    def in_tags(self, node, a: str, op: str, k: str, scope, d: int) -> str:
+        """``"text" in room.tags`` (or ``not in``): a room's tags (a grid walked, or any room) looked
+        up in the geometry's table; any other value read and tested as ``binop`` tests it."""
+        obj = self.atom(node.obj, scope, d)
+        sorts = self.owner_sorts(node)
+        t, line, word = self.fresh(), self.line, "if"
+        keys = self.room_keys.get(obj)
+        if sorts is None or Room in sorts:
+            if keys is not None:
+                keys.used.add("tags")
+                line(d, f"if {keys.gi} is not None:")
+                line(d + 1, f"{t} = {a} {op} {keys.tag}")
+                word = "elif"
+            line(d, f"{word} type({obj}) is Room:")
+            line(d + 1, f"{t} = {a} {op} {self.room_tags()}[{obj}.grid][{obj}.r, {obj}.c]")
+            word = "elif"
+        reader = self.readers.get("tags")
+        if reader is None:
+            reader = self.readers["tags"] = self.const(attribute_reader("tags", self.rules))
+        value = self.fresh()
+        if word == "elif":
+            line(d, "else:")
+        inner = d + (word == "elif")
+        line(inner, f"{value} = {reader}(ctx, {obj})")
+        line(inner, f"{t} = ({a} {op} {value} if type({value}) is list and len({value}) < BUDGET.NODES_PER_STEP "
+                    f"else ZONE_OP({k}, {a}, {value}, ctx))")
+        return t
 
     def arithmetic(self, a: str, b: str, op: str, otherwise: str, d: int, lists: bool = False,
                    node=None) -> str:
@@ -1625,25 +1866,76 @@ class _Generator:
         t = self.fresh()
         word = "if"
         if not literals - {int}:
-            self.line(d, f"if type({a}) is int and type({b}) is int:")
+            test = self.ints_test((a, node and node.left), (b, node and node.right))
+            if not test:                               # two numbers for sure: no other case
+                self.line(d, f"{t} = {a} {op} {b}")
+                self.line(d, f"if not -SMALL < {t} < SMALL:")
+                self.line(d + 1, f"{t} = NUMBER({t})")
+                self.ints.add(t)
+                return t
+            self.line(d, f"if {test}:")
             self.line(d + 1, f"{t} = {a} {op} {b}")
             self.line(d + 1, f"if not -SMALL < {t} < SMALL:")
             self.line(d + 2, f"{t} = NUMBER({t})")
             word = "elif"
-        for kind, limit in (("list", "MAX_ITEMS"), ("str", "MAX_CHARS")) if lists else ():
+        for kind in (list, str) if lists else ():
             if literals - {kind}:
                 continue
-            self.line(d, f"{word} type({a}) is {kind} and type({b}) is {kind}:")
+            test = self.folded(f"type({a}) is {kind.__name__} and type({b}) is {kind.__name__}", [a, b])
+            self.line(d, f"{word} {test}:")
             self.line(d + 1, f"{t} = {a} + {b}")
             self.line(d + 1, f"if len({t}) >= BUDGET.NODES_PER_STEP:")    # checked, and charged
             self.line(d + 2, f"BUDGET.walked(ctx.game, (), SIZED({t}))")
             word = "elif"
+        if not lists:                                  # - and *: a number or an error, always
+            self.ints.add(t)
         if word == "if":
             self.line(d, f"{t} = {otherwise}")
             return t
         self.line(d, "else:")
         self.line(d + 1, f"{t} = {otherwise}")
         return t
+
+    def folded(self, test: str, args: list) -> str:
+        """A case's test (an ``and`` of parts) with the parts known now left out: a constant's
+        type, two constants compared, a number the code made (``ints``), a record's field
+        named by a constant that no record holds as a condition. "True", "False" or the rest."""
+        if " or " in test:
+            return test
+        parts, kept = test.split(" and "), []
+        for part in parts:
+            known = _CONST_TYPE.fullmatch(part)
+            if known is not None and known.group(1) in self.namespace:
+                value, wanted = self.namespace[known.group(1)], _TYPES.get(known.group(3))
+                if wanted is None:
+                    kept.append(part)
+                elif (type(value) is wanted) != bool(known.group(2)):
+                    continue
+                else:
+                    return "False"
+                continue
+            known = _CONST_CMP.fullmatch(part)
+            if known is not None and known.group(1) in self.namespace and known.group(3) in self.namespace:
+                same = self.namespace[known.group(1)] == self.namespace[known.group(3)]
+                if same == (known.group(2) == "=="):
+                    continue
+                return "False"
+            known = _INT_TYPE.fullmatch(part)
+            if known is not None and known.group(1) in self.ints:
+                continue
+            known = _PLAIN_FIELD.fullmatch(part)
+            if known is not None and type(self.namespace.get(known.group(1))) is str \
+                    and not self.conditions(self.namespace[known.group(1)]):
+                continue
+            kept.append(part)
+        return " and ".join(kept) if kept else "True"
+
+    def ints_test(self, *sides) -> str:
+        """The Python test that each ``(local, node)`` holds a number, leaving out those known
+        to: a literal number, or a count the generated code made (``ints``)."""
+        return " and ".join(f"type({a}) is int" for a, side in sides
+                            if a not in self.ints and not (side.__class__ is ast.Literal
+                                                           and type(side.value) is int))
 
     def equal(self, node, a: str, b: str) -> str | None:
         """``==`` against a literal text, number or none, without the general case."""
@@ -1659,8 +1951,12 @@ class _Generator:
         return None
 
     def boolop(self, node, scope, d):
-        t = self.fresh()                               # a fresh local: it is assigned again below
-        self.line(d, f"{t} = {self.expr(node.left, scope, d)}")
+        left = self.expr(node.left, scope, d)
+        if _TEMP.fullmatch(left) and left not in self.ints:
+            t = left                                   # the left side's own temporary: no copy
+        else:
+            t = self.fresh()                           # a fresh local: it is assigned again below
+            self.line(d, f"{t} = {left}")
         if node.op == "and":
             self.line(d, f"if {self.holds(t, node.left)}:")
         elif self.is_bool(node.left):
@@ -1712,6 +2008,16 @@ class _Generator:
             return self.is_bool(node.left) and self.is_bool(node.right)
         if cls is ast.Conditional:
             return self.is_bool(node.then) and self.is_bool(node.orelse)
+        if cls is ast.Generator:                       # any/all written as loops give true or false
+            entry = FUNCTIONS.get(node.name)
+            return (node.name not in self.rules.functions and entry is not None
+                    and entry.fn in (core.any_of, core.all_of))
+        if cls is ast.Function and node.name in self.fnames:     # a function whose body is one of those
+            known = self.bool_functions.get(node.name)
+            if known is None:
+                self.bool_functions[node.name] = False            # a cycle: not known
+                known = self.bool_functions[node.name] = self.is_bool(self.rules.functions[node.name][1])
+            return known and len(node.args) == len(self.rules.functions[node.name][0])
         return False
 
     def negate(self, node, scope, d):
@@ -1720,12 +2026,121 @@ class _Generator:
 
 
 _QUOTED = re.compile(r"'([a-z_]+)'")
+_TEMP = re.compile(r"t\d+")          # a temporary ``fresh`` made: its one reader is the caller
+_CONST = re.compile(r"K\d+")
+_CONST_TYPE = re.compile(r"type\((K\d+)\) is (not )?(\w+)")
+_CONST_CMP = re.compile(r"(K\d+) (==|!=) (K\d+)")
+_INT_TYPE = re.compile(r"type\(([tvh]\d+)\) is int")
+_PLAIN_FIELD = re.compile(r"type\(ENTITIES\[\w+\]\.get\((K\d+)\)\) is not Condition")
+_TYPES = {"int": int, "str": str, "list": list, "dict": dict, "bool": bool, "Zone": Zone, "Room": Room,
+          "Side": Side, "Grid": Grid, "Player": Player}
 _GAME = re.compile(r"\bctx\.game\b")
 _STATE = re.compile(r"\bctx\.game\.state\b")
 
 _LEAVES = (ast.Literal, ast.Name)
 _UNCELLED = (ast.Literal, ast.Name, ast.ListExpr, ast.DictExpr, ast.Generator)   # never a cell
 _SELF_KEY = (("self",), 0, None)       # the acting player, as ``ctx.env.get('self')`` gives it
+
+
+_CELL_TEST = re.compile(r"( *)if (h\d+) is NK:$")
+_CELL_INIT = re.compile(r"( *)((?:h\d+ = )+)NK$")
+_CELL_NAME = re.compile(r"\bh\d+\b")
+
+
+def _settled(lines: list) -> list:
+    """``lines`` (one generated function's) with the cells' tests that are sure to pass or fail
+    left out. An ``if h is NK:`` that no path from ``h = NK`` to it touches ``h`` on always
+    passes: its body is run as it is (and where it is reached on every path from the ``= NK``,
+    that goes too). One inside the block of an ``if h is NK:`` passed before always fails: the
+    cell is set, and the test goes with its body. The source is this module's own, one
+    statement a line, so a line's indent is its block, and a line ending in a colon opens one."""
+    if not any(text.endswith(" = NK") for text in lines):     # no cells: nothing to settle
+        return lines
+    out: list = []
+    fresh: dict = {}        # cell -> indent of its ``= NK``; no path from there touched it
+    known: dict = {}        # cell -> indent of the block in which it is surely set
+    inits: dict = {}        # cell -> index in ``out`` of its ``= NK`` line
+    settled: set = set()    # cells first worked out where sure to be NK: no ``= NK`` needed
+    heads: list = []        # blocks open: [indent, kind, fresh before it, cells touched in it]
+    dedented: list = []     # indents (in ``lines``) of the tests whose bodies are run as they are
+    skip = None             # the indent (in ``lines``) of a test left out with its body
+    deepest = 0             # the level of the line before
+
+    def touch(cell) -> None:
+        fresh.pop(cell, None)
+        for head in heads:
+            head[3].add(cell)
+    for text in lines:
+        indent = (len(text) - len(text.lstrip(" "))) // 4
+        if skip is not None:
+            if indent > skip:
+                continue
+            skip = None
+        while dedented and dedented[-1] >= indent:
+            dedented.pop()
+        level = indent - len(dedented)
+        body = text[4 * indent:]
+        sibling = body.startswith(_SIBLINGS)
+        while heads and (heads[-1][0] > level or heads[-1][0] == level and not sibling):
+            head = heads.pop()
+            if head[1] == "if":                            # paths meet: touched on any, not fresh
+                fresh = {c: at for c, at in head[2].items() if c not in head[3]}
+        if level < deepest:                                # blocks left: what was set there goes
+            for cells in (fresh, known):
+                for cell in [c for c, at in cells.items() if at > level]:
+                    del cells[cell]
+        deepest = level
+        if sibling and heads and heads[-1][0] == level and heads[-1][1] == "if":
+            fresh = dict(heads[-1][2])                     # another arm: as before the first (tests only read)
+        init = _CELL_INIT.match(body) if body.endswith("NK") else None
+        if init is not None:
+            for cell in init.group(2).split(" = ")[:-1]:
+                fresh[cell], inits[cell] = level, len(out)
+                known.pop(cell, None)
+            out.append("    " * level + body)
+            continue
+        test = _CELL_TEST.match(body) if body.endswith("NK:") else None
+        if test is not None:
+            cell = test.group(2)
+            if cell in known:                                  # set already: the block goes
+                skip = indent
+                if out and out[-1].endswith(":") and len(out[-1]) - len(out[-1].lstrip(" ")) < 4 * level:
+                    out.append("    " * level + "pass")
+                continue
+            if cell in fresh:                                  # sure to be NK: its body runs
+                if fresh[cell] == level:
+                    settled.add(cell)
+                dedented.append(indent)
+                touch(cell)
+                known[cell] = level
+                continue
+            touch(cell)
+            known[cell] = level
+            out.append("    " * level + body)
+            continue
+        if not body.endswith(":"):                             # (a block's first line only reads)
+            for cell in _CELL_NAME.findall(body):
+                touch(cell)
+        out.append("    " * level + body)
+        if body.endswith(":"):
+            if sibling and heads and heads[-1][0] == level:
+                continue                                       # the same statement goes on
+            kind = "loop" if body.startswith(("for ", "while ")) else "if" if body.startswith("if ") else "other"
+            heads.append([level, kind, dict(fresh), set()])
+            if kind == "loop":                                 # an iteration may follow another
+                for cell in [c for c, at in fresh.items() if at <= level]:
+                    del fresh[cell]
+    for cell in settled:                                        # their ``= NK`` is not needed
+        at = inits[cell]
+        names = [c for c in _CELL_INIT.match(out[at].lstrip(" ")).group(2).split(" = ")[:-1] if c != cell]
+        indent = out[at][:len(out[at]) - len(out[at].lstrip(" "))]
+        out[at] = indent + " = ".join(names + ["NK"]) if names else indent + "pass"
+    return [text for k, text in enumerate(out)                 # a pass where a block has more
+            if not (text.endswith(" pass") or text == "pass") or k + 1 == len(out)
+            or len(out[k + 1]) - len(out[k + 1].lstrip(" ")) != len(text) - len(text.lstrip(" "))]
+
+
+_SIBLINGS = ("elif ", "else:", "except", "finally:")
 
 
 def _walk(tree):
@@ -1829,6 +2244,29 @@ _ROOM_INLINE = {
     "tags": "{tags}[{v}.grid][{v}.r, {v}.c]",
     "name": "ROOM_NAMES.get(({v}.r, {v}.c)) or {reader}(ctx, {v})",
 }
+
+
+class _RoomKeys:
+    """The locals of a loop over a grid's rooms (``walk_rooms``): the grid, its rooms, its
+    geometry, the cells' keys and tags walked alongside (their lists, each room's), the grid's
+    items (None where the rooms are not the geometry's), and what the body read (``used``)."""
+
+    def __init__(self, grid, items, geo, lists, key, gi, tag):
+        self.grid, self.items, self.geo, self.gi = grid, items, geo, gi
+        self.keys, self.key = lists, key
+        self.tags, self.tag = lists + "t", tag
+        self.used: set = set()
+
+
+def _room_keys(rules, tags: dict) -> tuple:
+    """({grid: its rooms' cell keys}, {grid: their tags}), in the order of a geometry's rooms
+    (the tags the very lists a room's ``tags`` reads, ``tags``: {grid: {(row, col): tags}})."""
+    keys, tagged = {}, {}
+    for name, spec in rules.grids.items():
+        rooms = _Geometry(name, None, spec).rooms
+        keys[name] = [_cell_key(room) for room in rooms]
+        tagged[name] = [tags[name][room.r, room.c] for room in rooms]
+    return keys, tagged
 
 
 class _Scope:
