@@ -193,8 +193,10 @@ def _ranking(game, name, k: int) -> list:
 
 
 def _function(game, fname: str, args: list, i: int | None):
-    params, tree = game.rules.functions[fname]
-    return game.evaluate(tree, i, dict(zip(params, args)))
+    """Flow function ``fname`` (its arity checked at load) called as a ruleset function is
+    inside a statement: its generated code, the memo and the running step budget."""
+    env = {"self": None if i is None else Player(i)}
+    return game.functions[fname](programs.context(game, env), args)
 
 
 # ---------------------------------------------------------------- functions

@@ -53,12 +53,25 @@ def sources(game, i: int) -> list:
 
 
 def _find_sources(game, name: str, i: int) -> list:
-    params, tree = game.rules.functions[name]
-    found = game.evaluate(tree, i, {params[0]: Player(i)})
+    # Called as a ruleset function is (its generated code, the memo, the caller's step budget),
+    # not evaluated as a tree: that ran the closures, and gave every call a fresh budget.
+    me = Player(i)
+    found = game.functions[name](context(game, {"self": me}), [me])
     if type(found) is not list or not all(type(r) is str and r in game.rules.entities for r in found):
         raise RuleError(f"the sources function '{name}' must give a list of record ids, "
                         f"got {describe(found)}")
     return [rid for rid in found if _active(game, rid, i)]
+
+
+def context(game, env: dict):
+    """An expression context (``engine.evaluate.Ctx``, found late: the engine imports this)."""
+    global _Ctx
+    if _Ctx is None:
+        from ..engine.evaluate import Ctx as _Ctx
+    return _Ctx(game, env)
+
+
+_Ctx = None
 
 
 def _active(game, rid: str, i: int) -> bool:
