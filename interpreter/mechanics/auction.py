@@ -150,16 +150,17 @@ def _tokens(tokens) -> list:
 def lot_record(game, name, k: int) -> dict:
     """What content sees of lot ``k`` (1-based): a record (a snapshot, not live)."""
     lot = _data(game, name)["lots"][k - 1]
+    buyer, tokens = lot["buyer"], lot["tokens"]
     return {"auction": name, "lot": k, "id": lot["id"], "blind": lot["blind"], "down": lot["down"],
-            "status": lot["status"], "buyer": None if lot["buyer"] is None else Player(lot["buyer"]),
-            "price": lot["price"], "tokens": _tokens(lot["tokens"])}
+            "status": lot["status"], "buyer": None if buyer is None else Player(buyer),
+            "price": lot["price"], "tokens": _tokens(tokens) if tokens else []}
 
 
 def bid_record(game, name, bid) -> dict:
     """What content sees of a bid: a record (a snapshot, not live)."""
     return {"auction": name, "bid": bid["n"], "lot": bid["lot"], "owner": Player(bid["owner"]),
             "by": Player(bid["by"]), "card": bid["card"], "value": _printed(game, name, bid),
-            "down": bid["down"], "coins": bid["coins"], "tokens": _tokens(bid["tokens"])}
+            "down": bid["down"], "coins": bid["coins"], "tokens": _tokens(bid["tokens"]) if bid["tokens"] else []}
 
 
 def _bids_at(data, k: int) -> list:
@@ -507,11 +508,10 @@ def resume(game, th, frame, node):
     name = frame["auction"]
     if item[0] == "signal":
         todo.pop(0)
-        names = _names(game, name, item[2])
         chain = programs.listeners(game, item[1], frame.get("first"))
-        if chain:
+        if chain:                                       # the names' records only for listeners
             from ..engine import machine
-            machine.push(game, th, node, hook=item[1], chain=chain, names=names)
+            machine.push(game, th, node, hook=item[1], chain=chain, names=_names(game, name, item[2]))
         return None
     waiting = STEPS[item[1]](game, th, frame, name, *item[2:])
     if waiting is not None:

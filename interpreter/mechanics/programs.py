@@ -42,25 +42,35 @@ def sources(game, i: int) -> list:
     Kept in the game's memo, like a ruleset function's result, while the
     state stands still: several modifiers read one state's sources.
     """
-    name = game.rules.sources
-    if name is None:
-        return []
     key = ("$sources", i)
     kept = game.memo.get(key)
     if kept is None:
-        kept = game.memo[key] = _find_sources(game, name, i)
+        kept = game.memo[key] = [rid for rid in _in_play(game, i) if _active(game, rid, i)]
     return kept
 
 
-def _find_sources(game, name: str, i: int) -> list:
+def _in_play(game, i: int) -> list:
+    """The record ids the sources function gives for seat ``i``, active or not (memo kept)."""
+    name = game.rules.sources
+    if name is None:
+        return []
+    key = ("$in_play", i)
+    kept = game.memo.get(key)
+    if kept is not None:
+        return kept
     # Called as a ruleset function is (its generated code, the memo, the caller's step budget),
     # not evaluated as a tree: that ran the closures, and gave every call a fresh budget.
     me = Player(i)
     found = game.functions[name](context(game, {"self": me}), [me])
-    if type(found) is not list or not all(type(r) is str and r in game.rules.entities for r in found):
+    try:                                      # only strings are ids: no other value is a key
+        ids = type(found) is list and all(map(game.rules.entities.__contains__, found))
+    except TypeError:                         # a list or record in the list
+        ids = False
+    if not ids:
         raise RuleError(f"the sources function '{name}' must give a list of record ids, "
                         f"got {describe(found)}")
-    return [rid for rid in found if _active(game, rid, i)]
+    game.memo[key] = found
+    return found
 
 
 def context(game, env: dict):
@@ -75,9 +85,8 @@ _Ctx = None
 
 
 def _active(game, rid: str, i: int) -> bool:
-    if "active" not in game.rules.entities[rid]:
-        return True
-    return bool(game.record_field(rid, "active", i))
+    value = game.rules.entities[rid].get("active", True)
+    return value is True or bool(game.record_value(rid, value, i))
 
 
 def _seat_order(game, first: int | None) -> list:
@@ -120,12 +129,16 @@ def listeners(game, point: str, first: int | None, only: int | None = None) -> l
     this chain (``hook``, ``chain``, ``names``) and resumes it with ``resume_chain``.
     """
     chain = []
+    handlers = game.rules.handlers
     for i in _seat_order(game, first) if only is None else [only]:
-        for rid in sources(game, i):
-            key = game.rules.handlers.get(rid, {}).get(point)
-            if key is not None:
+        for rid in _in_play(game, i):         # only a record that hears the point needs be active
+            key = handlers.get(rid, _NONE).get(point)
+            if key is not None and _active(game, rid, i):
                 chain.append({"owner": i, "record": rid, "effect": key})
     return chain
+
+
+_NONE: dict = {}
 
 
 def resume_chain(game, th, frame, node):
