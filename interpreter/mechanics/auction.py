@@ -149,7 +149,10 @@ def _tokens(tokens) -> list:
 
 def lot_record(game, name, k: int) -> dict:
     """What content sees of lot ``k`` (1-based): a record (a snapshot, not live)."""
-    lot = _data(game, name)["lots"][k - 1]
+    return _lot_record(name, k, _data(game, name)["lots"][k - 1])
+
+
+def _lot_record(name, k: int, lot: dict) -> dict:
     buyer, tokens = lot["buyer"], lot["tokens"]
     return {"auction": name, "lot": k, "id": lot["id"], "blind": lot["blind"], "down": lot["down"],
             "status": lot["status"], "buyer": None if buyer is None else Player(buyer),
@@ -204,8 +207,8 @@ def _function(game, fname: str, args: list, i: int | None):
 
 def lots(ctx, args):
     """lots(AUCTION): the row, in order, as lot records"""
-    data = _data(ctx.game, args[0])
-    return [lot_record(ctx.game, args[0], k) for k in range(1, len(data["lots"]) + 1)]
+    name = args[0]
+    return [_lot_record(name, k, lot) for k, lot in enumerate(_data(ctx.game, name)["lots"], 1)]
 
 
 def bids(ctx, args):
@@ -232,7 +235,7 @@ def resolving(ctx, args):
     """resolving(AUCTION): the lot being resolved now, or none"""
     data = _data(ctx.game, args[0])
     k = data["current"]
-    return None if k is None else lot_record(ctx.game, args[0], k)
+    return None if k is None else _lot_record(args[0], k, data["lots"][k - 1])
 
 
 def stack_limit(ctx, args):
@@ -506,13 +509,16 @@ def resume(game, th, frame, node):
     game.memo.clear()
     item = todo[0]
     name = frame["auction"]
-    if item[0] == "signal":
+    while item[0] == "signal":
         todo.pop(0)
         chain = programs.listeners(game, item[1], frame.get("first"))
         if chain:                                       # the names' records only for listeners
             from ..engine import machine
             machine.push(game, th, node, hook=item[1], chain=chain, names=_names(game, name, item[2]))
-        return None
+            return None
+        if not todo or todo[0][0] != "signal":
+            return None
+        item = todo[0]              # nobody heard it, so nothing changed: the memo still holds
     waiting = STEPS[item[1]](game, th, frame, name, *item[2:])
     if waiting is not None:
         return waiting
