@@ -6,6 +6,8 @@ from ..model.values import Effect, Grid, Player, Room, RuleError, Side, describe
 
 
 def _list(value, fn: str, ctx=None) -> list:
+    if type(value) is list:                  # the usual case: a list, not a zone
+        return value
     if ctx is not None:
         value = items_of(value, ctx.game.state)
     if type(value) is not list:
@@ -155,7 +157,9 @@ def flatten(ctx, args):
 
 def text(ctx, args):
     """text(A, B, ...): the values written out, separated by spaces (empty ones left out)"""
-    said = " ".join(filter(None, map(ctx.game.describe, args)))      # empty words left out
+    names = ctx.game.seat_names               # as ``Game.describe`` writes them, a layer less
+    said = " ".join(filter(None, [value if type(value) is str else describe(value, names)
+                                  for value in args]))     # empty words left out
     return said if len(said) <= limits.MAX_CHARS else limits.sized(said)
 
 

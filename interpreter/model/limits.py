@@ -88,6 +88,14 @@ def weighed(value) -> int:
     kind = type(value)
     if kind is not list and kind is not dict or not value:     # most values kept are empty lists
         return 0
+    if kind is list and MAX_NESTING >= 1:     # the usual rest: a list of ids, rooms or numbers
+        kinds = {*map(type, value)}
+        if list not in kinds and dict not in kinds:
+            if len(value) > MAX_NODES or str in kinds and (
+                    sum(map(len, value)) if len(kinds) == 1 else
+                    sum(len(item) for item in value if type(item) is str)) > MAX_CHARS_HELD:
+                _too_big()
+            return len(value)
     left, chars = MAX_NODES, MAX_CHARS_HELD
     stack = [(value, 1)]
     while stack:
@@ -103,8 +111,12 @@ def weighed(value) -> int:
             chars -= sum(map(len, items)) if len(kinds) == 1 else sum(
                 len(item) for item in items if type(item) is str)
         if left < 0 or chars < 0:
-            raise RuleError(f"a value holding more than {MAX_NODES:,} items or {MAX_CHARS_HELD:,} "
-                            "characters in all: does a loop keep putting it inside itself?")
+            _too_big()
         if list in kinds or dict in kinds:
             stack.extend((item, depth + 1) for item in items if type(item) is list or type(item) is dict)
     return MAX_NODES - left
+
+
+def _too_big():
+    raise RuleError(f"a value holding more than {MAX_NODES:,} items or {MAX_CHARS_HELD:,} "
+                    "characters in all: does a loop keep putting it inside itself?")

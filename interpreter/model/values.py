@@ -274,8 +274,11 @@ def describe(value, names=None) -> str:
     kind = type(value)
     if kind is str:
         return value
+    if kind is int:                          # the most written after strings (labels, costs)
+        return str(value)
     if kind is Player:
-        return seat_label(value.seat, names)
+        i = value.seat
+        return names[i] if names is not None and i < len(names) else f"P{i + 1}"
     if kind is Room:
         return room_name(value)
     if kind is Side:
