@@ -33,6 +33,7 @@ from __future__ import annotations
 from ..dsl.kinds import STRING
 from ..model.values import Player, RuleError, Zone, describe, seat, zone_list
 from . import programs
+from .zones import _forget
 from .component import HIDDEN, ComponentKind
 
 # Each hook point the mechanic raises, and the names its handlers see.
@@ -331,7 +332,6 @@ def bid(ctx, arg, kw) -> None:
 
 def _take_card(game, card, owner, by) -> None:
     """Take a card from its zone: the placer's, the owner's, the table's, then anyone's."""
-    from .zones import _forget
     state = game.state
     holders = [state["players"][i] for i in (by, owner) if i is not None] + [state] + state["players"]
     for holder in holders:
@@ -513,8 +513,7 @@ def resume(game, th, frame, node):
         todo.pop(0)
         chain = programs.listeners(game, item[1], frame.get("first"))
         if chain:                                       # the names' records only for listeners
-            from ..engine import machine
-            machine.push(game, th, node, hook=item[1], chain=chain, names=_names(game, name, item[2]))
+            _machine().push(game, th, node, hook=item[1], chain=chain, names=_names(game, name, item[2]))
             return None
         if not todo or todo[0][0] != "signal":
             return None
@@ -526,9 +525,19 @@ def resume(game, th, frame, node):
         todo.pop(0)
     game.memo.clear()
     if game.queued:                                     # a gain's on_gain hook: run it now
-        from ..engine import machine
-        machine._push_queued(game, th, node)
+        _machine()._push_queued(game, th, node)
     return None
+
+
+def _machine():
+    """The engine's machine (imported late: the engine imports the mechanics)."""
+    global _MACHINE
+    if _MACHINE is None:
+        from ..engine import machine as _MACHINE
+    return _MACHINE
+
+
+_MACHINE = None
 
 
 def _names(game, name, raw: dict) -> dict:
