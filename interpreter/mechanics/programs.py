@@ -129,13 +129,26 @@ def listeners(game, point: str, first: int | None, only: int | None = None) -> l
     this chain (``hook``, ``chain``, ``names``) and resumes it with ``resume_chain``.
     """
     chain = []
-    handlers = game.rules.handlers
+    hearing = _hearing(game.rules, point)
+    if not hearing:                           # no record has a handler for it: nobody to find
+        return chain
     for i in _seat_order(game, first) if only is None else [only]:
-        for rid in _in_play(game, i):         # only a record that hears the point needs be active
-            key = handlers.get(rid, _NONE).get(point)
-            if key is not None and _active(game, rid, i):
-                chain.append({"owner": i, "record": rid, "effect": key})
+        for rid in filter(hearing.__contains__, _in_play(game, i)):
+            if _active(game, rid, i):         # only a record that hears the point needs be active
+                chain.append({"owner": i, "record": rid, "effect": hearing[rid]})
     return chain
+
+
+def _hearing(rules, point: str) -> dict:
+    """The records with a handler for ``point``: record id -> effect key (found once per ruleset)."""
+    by_point = rules.__dict__.get("_hearing")
+    if by_point is None:
+        by_point = {}
+        for rid, handlers in rules.handlers.items():
+            for heard, key in handlers.items():
+                by_point.setdefault(heard, {})[rid] = key
+        rules._hearing = by_point
+    return by_point.get(point, _NONE)
 
 
 _NONE: dict = {}

@@ -117,8 +117,11 @@ def weighed(value) -> int:
         if left < 0 or chars < 0:
             _too_big()
         if list in kinds or dict in kinds:
-            stack.extend((item, depth + 1) for item in items if type(item) is list or type(item) is dict)
+            stack.extend(zip(compress(items, map(isinstance, items, repeat(_NESTED))), repeat(depth + 1)))
     return MAX_NODES - left
+
+
+_NESTED = (list, dict)
 
 
 def _chars(items, kinds: set) -> int:
