@@ -200,12 +200,28 @@ def modifier(ctx, args):
     if key not in game.rules.modifier_keys:
         raise RuleError(f"{describe(key)} is not a declared modifier")
     total = 0
+    tables = _modifiers(game.rules)
     for rid in sources(game, i):
-        for field in game.rules.modifier_fields.get(game.rules.entities[rid]["table"], ()):
-            value = game.rules.entities[rid].get(field, {}).get(key, 0)
+        for mods in tables.get(rid, ()):
+            value = mods.get(key, 0)
             if type(value) is not int:
                 value = game.record_value(rid, value, i)
             if type(value) is not int:
                 raise RuleError(f"modifier '{key}' of {rid} must be a whole number, got {describe(value)}")
             total += value
     return total
+
+
+def _modifiers(rules) -> dict:
+    """Each record's modifier fields that it fills: record id -> their values (found once per
+    ruleset)."""
+    found = rules.__dict__.get("_modifiers")
+    if found is None:
+        found = {}
+        for rid, record in rules.entities.items():
+            fields = rules.modifier_fields.get(record.get("table"), ())
+            held = tuple(record[field] for field in fields if field in record)
+            if held:
+                found[rid] = held
+        rules._modifiers = found
+    return found
