@@ -484,3 +484,23 @@ def test_the_verbs_that_bend_a_bid():
         game.execute("charge 1 on lots(market)[1]")
     assert game.evaluate("stack_limit(market, players[2], b3, true)") == 2       # 1, the hoarder's +1
     assert game.evaluate("stack_limit(market, players[1], r3, true)") is None
+
+
+def test_sources_outlast_a_step_only_when_the_sources_function_reads_no_auction():
+    """auction.resume keeps the seats' in-play records across a step that changes only the
+    row: only when the sources function reaches no auction function, directly, through a
+    ruleset function, or through a function that may read anything."""
+    from interpreter.dsl.parser import parse_expression
+    from interpreter.mechanics.auction import _sources_apart
+
+    def apart_with(expr: str, helper: str = "p.in_hand") -> bool:
+        rules = load_ruleset(str(FIXTURE))
+        rules.functions = dict(rules.functions, in_play=(["p"], parse_expression(expr)),
+                               helper=(["p"], parse_expression(helper)))
+        return _sources_apart(rules)
+
+    assert _sources_apart(load_ruleset(str(FIXTURE)))                         # p.in_hand
+    assert apart_with("helper(p) + p.in_hand")
+    assert not apart_with('if count(lots("market")) > 0 then p.in_hand else []')
+    assert not apart_with("helper(p)", helper='if resolving("market") == none then p.in_hand else []')
+    assert not apart_with('if modifier(p, "stack") > 0 then p.in_hand else []')

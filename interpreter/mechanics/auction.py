@@ -499,7 +499,12 @@ def _start(ctx, name, todo: list) -> None:
 
 
 def resume(game, th, frame, node):
-    """Carry on the auction's sequence: the next hook point, step or decision of ``todo``."""
+    """Carry on the auction's sequence: the next hook point, step or decision of ``todo``.
+
+    Items run one after another here while nothing but the auction itself changes: a hook
+    point nobody hears, or a step that writes only the row (``_ROW_ONLY``); the seats'
+    sources, when the sources function reads no auction, are kept for the next point.
+    """
     if "chain" in frame:
         return programs.resume_chain(game, th, frame, node)
     todo = frame["todo"]
@@ -507,26 +512,72 @@ def resume(game, th, frame, node):
         th["frames"].pop()
         return None
     game.memo.clear()
-    item = todo[0]
     name = frame["auction"]
-    while item[0] == "signal":
-        todo.pop(0)
-        chain = programs.listeners(game, item[1], frame.get("first"))
-        if chain:                                       # the names' records only for listeners
-            _machine().push(game, th, node, hook=item[1], chain=chain, names=_names(game, name, item[2]))
+    while todo:
+        item = todo[0]
+        if item[0] == "signal":
+            todo.pop(0)
+            chain = programs.listeners(game, item[1], frame.get("first"))
+            if chain:                                   # the names' records only for listeners
+                _machine().push(game, th, node, hook=item[1], chain=chain,
+                                names=_names(game, name, item[2]))
+                return None
+            continue                # nobody heard it, so nothing changed: the memo still holds
+        waiting = STEPS[item[1]](game, th, frame, name, *item[2:])
+        if waiting is not None:
+            return waiting
+        if todo and todo[0] is item:
+            todo.pop(0)
+        if item[1] not in _ROW_ONLY or game.queued or not _sources_apart(game.rules):
+            game.memo.clear()
+            if game.queued:                             # a gain's on_gain hook: run it now
+                _machine()._push_queued(game, th, node)
             return None
-        if not todo or todo[0][0] != "signal":
-            return None
-        item = todo[0]              # nobody heard it, so nothing changed: the memo still holds
-    waiting = STEPS[item[1]](game, th, frame, name, *item[2:])
-    if waiting is not None:
-        return waiting
-    if todo and todo[0] is item:
-        todo.pop(0)
-    game.memo.clear()
-    if game.queued:                                     # a gain's on_gain hook: run it now
-        _machine()._push_queued(game, th, node)
+        programs.keep_in_play(game)                     # only the row changed
     return None
+
+
+# The steps that change nothing but the auction's own data (and the log): no counter, zone,
+# variable or frame. What a function reads elsewhere stays as it was.
+_ROW_ONLY = {"turn_lot", "reveal", "rank", "offer", "decide", "clear_coins", "effects"}
+
+
+def _sources_apart(rules) -> bool:
+    """Whether the ruleset's sources function (and every function, condition field and
+    built-in it reaches) reads no auction: its results outlast a step that changes only the
+    row. Unknown or indirect readers (``modifier``, ``get``) count as reading one."""
+    apart = rules.__dict__.get("_sources_apart")
+    if apart is None:
+        apart = rules._sources_apart = rules.sources is None or not _reads_auctions(rules)
+    return apart
+
+
+def _reads_auctions(rules) -> bool:
+    from . import FUNCTIONS                  # the table imports this module
+    from ..dsl import ast
+    from ..model.values import Condition
+    trees, seen = [rules.functions[rules.sources][1]], {rules.sources}
+    while trees:
+        stack = [trees.pop()]
+        while stack:
+            node = stack.pop()
+            stack.extend(node.children())
+            cls = node.__class__
+            if cls is ast.Function or cls is ast.Generator:
+                if node.name in rules.functions:
+                    if node.name not in seen:
+                        seen.add(node.name)
+                        trees.append(rules.functions[node.name][1])
+                    continue
+                entry = FUNCTIONS.get(node.name)
+                if entry is None or entry.fn.__module__ == __name__ or node.name in ("modifier", "get"):
+                    return True
+            elif cls is ast.Attribute and ("field", node.name) not in seen:
+                seen.add(("field", node.name))          # a condition field is an expression too
+                trees.extend(rules.expressions[record[node.name].key]
+                             for record in rules.entities.values()
+                             if type(record.get(node.name)) is Condition)
+    return False
 
 
 def _machine():

@@ -73,6 +73,16 @@ def _in_play(game, i: int) -> list:
     return found
 
 
+def keep_in_play(game) -> None:
+    """Clear the memo but the seats' in-play records (``_in_play``): for a mechanic whose step
+    changed nothing the sources function reads."""
+    memo = game.memo
+    kept = [(key, memo[key]) for key in (("$in_play", i) for i in range(len(game.state["players"])))
+            if key in memo]
+    memo.clear()
+    memo.update(kept)
+
+
 def context(game, env: dict):
     """An expression context (``engine.evaluate.Ctx``, found late: the engine imports this)."""
     global _Ctx
