@@ -18,7 +18,7 @@ from interpreter.content.ruleset import load_ruleset
 from interpreter.engine.determinise import determinise
 from interpreter.engine.game import Game
 from interpreter.diagnostics import ContentError
-from interpreter.model.values import RuleError
+from interpreter.model.values import Condition, RuleError
 
 FIXTURE = Path(__file__).resolve().parent / "rulesets" / "auction"
 RULES = load_ruleset(str(FIXTURE))
@@ -504,3 +504,11 @@ def test_sources_outlast_a_step_only_when_the_sources_function_reads_no_auction(
     assert not apart_with('if count(lots("market")) > 0 then p.in_hand else []')
     assert not apart_with("helper(p)", helper='if resolving("market") == none then p.in_hand else []')
     assert not apart_with('if modifier(p, "stack") > 0 then p.in_hand else []')
+
+    rules = load_ruleset(str(FIXTURE))                  # a condition field is read: its text too
+    rules.functions = dict(rules.functions, in_play=(["p"], parse_expression(
+        "list(c for c in p.in_hand if c.lively)")))
+    rules.expressions = dict(rules.expressions, **{"sponsor.lively": parse_expression(
+        'resolving("market") != none')})
+    rules.entities["sponsor"] = dict(rules.entities["sponsor"], lively=Condition("sponsor.lively"))
+    assert not _sources_apart(rules)

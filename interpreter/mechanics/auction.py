@@ -556,6 +556,11 @@ def _reads_auctions(rules) -> bool:
     from . import FUNCTIONS                  # the table imports this module
     from ..dsl import ast
     from ..model.values import Condition
+    conditions: dict = {}                   # field name -> the expressions of its condition fields
+    for record in rules.entities.values():
+        for field, value in record.items():
+            if type(value) is Condition:
+                conditions.setdefault(field, []).append(rules.expressions[value.key])
     trees, seen = [rules.functions[rules.sources][1]], {rules.sources}
     while trees:
         stack = [trees.pop()]
@@ -574,9 +579,7 @@ def _reads_auctions(rules) -> bool:
                     return True
             elif cls is ast.Attribute and ("field", node.name) not in seen:
                 seen.add(("field", node.name))          # a condition field is an expression too
-                trees.extend(rules.expressions[record[node.name].key]
-                             for record in rules.entities.values()
-                             if type(record.get(node.name)) is Condition)
+                trees.extend(conditions.get(node.name, ()))
     return False
 
 
