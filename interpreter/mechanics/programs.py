@@ -77,10 +77,12 @@ def keep_in_play(game) -> None:
     """Clear the memo but the seats' in-play records (``_in_play``): for a mechanic whose step
     changed nothing the sources function reads."""
     memo = game.memo
-    kept = [(key, memo[key]) for key in (("$in_play", i) for i in range(len(game.state["players"])))
-            if key in memo]
+    kept = {key: memo[key] for key in _IN_PLAY[:len(game.state["players"])] if key in memo}
     memo.clear()
     memo.update(kept)
+
+
+_IN_PLAY = [("$in_play", i) for i in range(256)]    # the memo keys, made once (a seat past them: not kept)
 
 
 def context(game, env: dict):
@@ -103,8 +105,7 @@ def _seat_order(game, first: int | None) -> list:
     """People from ``first`` on, clockwise, then the scripted seats."""
     people = game.people
     start = first if first is not None and first < people else 0
-    order = [(start + k) % people for k in range(people)]
-    return order + list(range(people, len(game.state["players"])))
+    return [*range(start, people), *range(start), *range(people, len(game.state["players"]))]
 
 
 # ---------------------------------------------------------------- hook points
