@@ -51,6 +51,9 @@ def spend(game, ctx: Ctx, node) -> None:
     """All or nothing: the total of each counter is checked before any is paid."""
     i = _who(node, ctx)
     amounts = _amounts(node, ctx)
+    if len(amounts) == 1:                          # the usual case: spend checks it before paying
+        game.counters.spend(i, *amounts[0])
+        return
     totals: dict = {}
     for name, count in amounts:
         totals[name] = totals.get(name, 0) + count
