@@ -18,7 +18,7 @@ from interpreter.content.ruleset import load_ruleset
 from interpreter.engine.determinise import determinise
 from interpreter.engine.game import Game
 from interpreter.diagnostics import ContentError
-from interpreter.model.values import RuleError
+from interpreter.model.values import Condition, RuleError
 
 FIXTURE = Path(__file__).resolve().parent / "rulesets" / "auction"
 RULES = load_ruleset(str(FIXTURE))
@@ -484,3 +484,31 @@ def test_the_verbs_that_bend_a_bid():
         game.execute("charge 1 on lots(market)[1]")
     assert game.evaluate("stack_limit(market, players[2], b3, true)") == 2       # 1, the hoarder's +1
     assert game.evaluate("stack_limit(market, players[1], r3, true)") is None
+
+
+def test_sources_outlast_a_step_only_when_the_sources_function_reads_no_auction():
+    """auction.resume keeps the seats' in-play records across a step that changes only the
+    row: only when the sources function reaches no auction function, directly, through a
+    ruleset function, or through a function that may read anything."""
+    from interpreter.dsl.parser import parse_expression
+    from interpreter.mechanics.auction import _sources_apart
+
+    def apart_with(expr: str, helper: str = "p.in_hand") -> bool:
+        rules = load_ruleset(str(FIXTURE))
+        rules.functions = dict(rules.functions, in_play=(["p"], parse_expression(expr)),
+                               helper=(["p"], parse_expression(helper)))
+        return _sources_apart(rules)
+
+    assert _sources_apart(load_ruleset(str(FIXTURE)))                         # p.in_hand
+    assert apart_with("helper(p) + p.in_hand")
+    assert not apart_with('if count(lots("market")) > 0 then p.in_hand else []')
+    assert not apart_with("helper(p)", helper='if resolving("market") == none then p.in_hand else []')
+    assert not apart_with('if modifier(p, "stack") > 0 then p.in_hand else []')
+
+    rules = load_ruleset(str(FIXTURE))                  # a condition field is read: its text too
+    rules.functions = dict(rules.functions, in_play=(["p"], parse_expression(
+        "list(c for c in p.in_hand if c.lively)")))
+    rules.expressions = dict(rules.expressions, **{"sponsor.lively": parse_expression(
+        'resolving("market") != none')})
+    rules.entities["sponsor"] = dict(rules.entities["sponsor"], lively=Condition("sponsor.lively"))
+    assert not _sources_apart(rules)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ..dsl import ast, kinds
 from . import budget
+from ..model import limits
 from ..model.values import (Condition, Effect, Grid, GraphRef, InternalError, Player, Room, RuleError,
                             Side, Track, Zone, describe, items_of, truth)
 
@@ -195,12 +196,21 @@ def _int(value, op):
 
 
 def _plus(a, b):
-    ta, tb = type(a), type(b)
-    if ta is int and tb is int:
-        return budget.number(a + b)
-    if ta is tb and ta in (list, str):
-        return budget.sized(a + b)
+    ta = type(a)
+    if ta is type(b):                      # the limits' checks written out: + is common
+        if ta is list:
+            value = a + b
+            return value if len(value) <= limits.MAX_ITEMS else limits.sized(value)
+        if ta is str:
+            value = a + b
+            return value if len(value) <= limits.MAX_CHARS else limits.sized(value)
+        if ta is int:
+            value = a + b
+            return value if -_SMALL < value < _SMALL else limits.number(value)
     raise RuleError(f"cannot add {describe(a)} and {describe(b)}")
+
+
+_SMALL = 2 ** 63                           # as ``limits.number``: smaller numbers are never too long
 
 
 def _divide(a, b, op):

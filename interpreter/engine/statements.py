@@ -18,15 +18,19 @@ def _who(node, ctx: Ctx) -> int:
     return seat(evaluate(node.who, ctx))
 
 
-def _amounts(node, ctx: Ctx):
+def _amounts(node, ctx: Ctx) -> list:
+    """Every ``(counter, count)`` of a gain, spend or lose, worked out before any is moved."""
+    out = []
     for amount in node.amounts:
         name = amount.name if amount.counter is None else _counter(amount.counter, ctx)
-        count = evaluate(amount.count, ctx)
+        count = amount.count
+        count = count.value if count.__class__ is ast.Literal else evaluate(count, ctx)   # mostly literal
         if type(count) is not int:
             raise RuleError(f"'{name}' needs a whole number, got {describe(count)}")
         if count < 0:
             raise RuleError(f"cannot move a negative amount ({count}) of '{name}'")
-        yield name, count
+        out.append((name, count))
+    return out
 
 
 def _counter(expr, ctx: Ctx) -> str:
@@ -39,14 +43,17 @@ def _counter(expr, ctx: Ctx) -> str:
 
 def gain(game, ctx: Ctx, node) -> None:
     i = _who(node, ctx)
-    for name, count in list(_amounts(node, ctx)):       # every amount worked out first
+    for name, count in _amounts(node, ctx):             # every amount worked out first
         game.counters.gain(i, name, count)
 
 
 def spend(game, ctx: Ctx, node) -> None:
     """All or nothing: the total of each counter is checked before any is paid."""
     i = _who(node, ctx)
-    amounts = list(_amounts(node, ctx))
+    amounts = _amounts(node, ctx)
+    if len(amounts) == 1:                          # the usual case: spend checks it before paying
+        game.counters.spend(i, *amounts[0])
+        return
     totals: dict = {}
     for name, count in amounts:
         totals[name] = totals.get(name, 0) + count
@@ -58,7 +65,7 @@ def spend(game, ctx: Ctx, node) -> None:
 
 def lose(game, ctx: Ctx, node) -> None:
     i = _who(node, ctx)
-    for name, count in list(_amounts(node, ctx)):
+    for name, count in _amounts(node, ctx):
         game.counters.lose(i, name, count)
 
 

@@ -205,11 +205,11 @@ FUNCTIONS = {
     "components": Function(graphs.components, "components(graph, list of id) -> list of list of id", doc="the connected groups among some nodes", example="components(borders, self.lands)", walks="lists"),
     "reach": Function(graphs.reach, "reach(graph, id, list of id) -> list of id", doc="every node of a list reachable from a node through that list", example="reach(borders, home, self.lands)", walks="lists"),
     # auctions
-    "lots": Function(auction.lots, "lots(string) -> list of record", doc='the row of an auction, in order, as lot records', example='lots("sale")', pure=False),
-    "bids": Function(auction.bids, "bids(record) -> list of record", doc='the bids on a lot, in the order they were placed', example='bids(l)', pure=False),
-    "bid_total": Function(auction.bid_total, "bid_total(record, player) -> number", doc="a bidder's values plus coins on a lot (0 with no bid there)", example='bid_total(l, self)', pure=False),
+    "lots": Function(auction.lots, "lots(string) -> list of record", doc='the row of an auction, in order, as lot records', example='lots("sale")'),
+    "bids": Function(auction.bids, "bids(record) -> list of record", doc='the bids on a lot, in the order they were placed', example='bids(l)'),
+    "bid_total": Function(auction.bid_total, "bid_total(record, player) -> number", doc="a bidder's values plus coins on a lot (0 with no bid there)", example='bid_total(l, self)'),
     "ranking": Function(auction.ranking, "ranking(record) -> list of player", doc='the bidders on a lot, best first, ties by the declared tie order', example='first(ranking(l))', pure=False),
-    "resolving": Function(auction.resolving, "resolving(string) -> record or none", doc='the lot being resolved now, or none', example='resolving("sale")', pure=False),
+    "resolving": Function(auction.resolving, "resolving(string) -> record or none", doc='the lot being resolved now, or none', example='resolving("sale")'),
     "stack_limit": Function(auction.stack_limit, "stack_limit(string, player, id, bool) -> number or none", doc='the coins a card may hold on that face, or none', example='stack_limit("sale", self, c, true)', pure=False),
 }
 

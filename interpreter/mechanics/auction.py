@@ -33,6 +33,7 @@ from __future__ import annotations
 from ..dsl.kinds import STRING
 from ..model.values import Player, RuleError, Zone, describe, seat, zone_list
 from . import programs
+from .zones import _forget
 from .component import HIDDEN, ComponentKind
 
 # Each hook point the mechanic raises, and the names its handlers see.
@@ -149,17 +150,21 @@ def _tokens(tokens) -> list:
 
 def lot_record(game, name, k: int) -> dict:
     """What content sees of lot ``k`` (1-based): a record (a snapshot, not live)."""
-    lot = _data(game, name)["lots"][k - 1]
+    return _lot_record(name, k, _data(game, name)["lots"][k - 1])
+
+
+def _lot_record(name, k: int, lot: dict) -> dict:
+    buyer, tokens = lot["buyer"], lot["tokens"]
     return {"auction": name, "lot": k, "id": lot["id"], "blind": lot["blind"], "down": lot["down"],
-            "status": lot["status"], "buyer": None if lot["buyer"] is None else Player(lot["buyer"]),
-            "price": lot["price"], "tokens": _tokens(lot["tokens"])}
+            "status": lot["status"], "buyer": None if buyer is None else Player(buyer),
+            "price": lot["price"], "tokens": _tokens(tokens) if tokens else []}
 
 
 def bid_record(game, name, bid) -> dict:
     """What content sees of a bid: a record (a snapshot, not live)."""
     return {"auction": name, "bid": bid["n"], "lot": bid["lot"], "owner": Player(bid["owner"]),
             "by": Player(bid["by"]), "card": bid["card"], "value": _printed(game, name, bid),
-            "down": bid["down"], "coins": bid["coins"], "tokens": _tokens(bid["tokens"])}
+            "down": bid["down"], "coins": bid["coins"], "tokens": _tokens(bid["tokens"]) if bid["tokens"] else []}
 
 
 def _bids_at(data, k: int) -> list:
@@ -193,16 +198,18 @@ def _ranking(game, name, k: int) -> list:
 
 
 def _function(game, fname: str, args: list, i: int | None):
-    params, tree = game.rules.functions[fname]
-    return game.evaluate(tree, i, dict(zip(params, args)))
+    """Flow function ``fname`` (its arity checked at load) called as a ruleset function is
+    inside a statement: its generated code, the memo and the running step budget."""
+    env = {"self": None if i is None else Player(i)}
+    return game.functions[fname](programs.context(game, env), args)
 
 
 # ---------------------------------------------------------------- functions
 
 def lots(ctx, args):
     """lots(AUCTION): the row, in order, as lot records"""
-    data = _data(ctx.game, args[0])
-    return [lot_record(ctx.game, args[0], k) for k in range(1, len(data["lots"]) + 1)]
+    name = args[0]
+    return [_lot_record(name, k, lot) for k, lot in enumerate(_data(ctx.game, name)["lots"], 1)]
 
 
 def bids(ctx, args):
@@ -229,7 +236,7 @@ def resolving(ctx, args):
     """resolving(AUCTION): the lot being resolved now, or none"""
     data = _data(ctx.game, args[0])
     k = data["current"]
-    return None if k is None else lot_record(ctx.game, args[0], k)
+    return None if k is None else _lot_record(args[0], k, data["lots"][k - 1])
 
 
 def stack_limit(ctx, args):
@@ -325,7 +332,6 @@ def bid(ctx, arg, kw) -> None:
 
 def _take_card(game, card, owner, by) -> None:
     """Take a card from its zone: the placer's, the owner's, the table's, then anyone's."""
-    from .zones import _forget
     state = game.state
     holders = [state["players"][i] for i in (by, owner) if i is not None] + [state] + state["players"]
     for holder in holders:
@@ -493,7 +499,12 @@ def _start(ctx, name, todo: list) -> None:
 
 
 def resume(game, th, frame, node):
-    """Carry on the auction's sequence: the next hook point, step or decision of ``todo``."""
+    """Carry on the auction's sequence: the next hook point, step or decision of ``todo``.
+
+    Items run one after another here while nothing but the auction itself changes: a hook
+    point nobody hears, or a step that writes only the row (``_ROW_ONLY``); the seats'
+    sources, when the sources function reads no auction, are kept for the next point.
+    """
     if "chain" in frame:
         return programs.resume_chain(game, th, frame, node)
     todo = frame["todo"]
@@ -501,26 +512,86 @@ def resume(game, th, frame, node):
         th["frames"].pop()
         return None
     game.memo.clear()
-    item = todo[0]
     name = frame["auction"]
-    if item[0] == "signal":
-        todo.pop(0)
-        names = _names(game, name, item[2])
-        chain = programs.listeners(game, item[1], frame.get("first"))
-        if chain:
-            from ..engine import machine
-            machine.push(game, th, node, hook=item[1], chain=chain, names=names)
-        return None
-    waiting = STEPS[item[1]](game, th, frame, name, *item[2:])
-    if waiting is not None:
-        return waiting
-    if todo and todo[0] is item:
-        todo.pop(0)
-    game.memo.clear()
-    if game.queued:                                     # a gain's on_gain hook: run it now
-        from ..engine import machine
-        machine._push_queued(game, th, node)
+    while todo:
+        item = todo[0]
+        if item[0] == "signal":
+            todo.pop(0)
+            chain = programs.listeners(game, item[1], frame.get("first"))
+            if chain:                                   # the names' records only for listeners
+                _machine().push(game, th, node, hook=item[1], chain=chain,
+                                names=_names(game, name, item[2]))
+                return None
+            continue                # nobody heard it, so nothing changed: the memo still holds
+        waiting = STEPS[item[1]](game, th, frame, name, *item[2:])
+        if waiting is not None:
+            return waiting
+        if todo and todo[0] is item:
+            todo.pop(0)
+        if item[1] not in _ROW_ONLY or game.queued or not _sources_apart(game.rules):
+            game.memo.clear()
+            if game.queued:                             # a gain's on_gain hook: run it now
+                _machine()._push_queued(game, th, node)
+            return None
+        programs.keep_in_play(game)                     # only the row changed
     return None
+
+
+# The steps that change nothing but the auction's own data (and the log): no counter, zone,
+# variable or frame. What a function reads elsewhere stays as it was.
+_ROW_ONLY = {"turn_lot", "reveal", "rank", "offer", "decide", "clear_coins", "effects"}
+
+
+def _sources_apart(rules) -> bool:
+    """Whether the ruleset's sources function (and every function, condition field and
+    built-in it reaches) reads no auction: its results outlast a step that changes only the
+    row. Unknown or indirect readers (``modifier``, ``get``) count as reading one."""
+    apart = rules.__dict__.get("_sources_apart")
+    if apart is None:
+        apart = rules._sources_apart = rules.sources is None or not _reads_auctions(rules)
+    return apart
+
+
+def _reads_auctions(rules) -> bool:
+    from . import FUNCTIONS                  # the table imports this module
+    from ..dsl import ast
+    from ..model.values import Condition
+    conditions: dict = {}                   # field name -> the expressions of its condition fields
+    for record in rules.entities.values():
+        for field, value in record.items():
+            if type(value) is Condition:
+                conditions.setdefault(field, []).append(rules.expressions[value.key])
+    trees, seen = [rules.functions[rules.sources][1]], {rules.sources}
+    while trees:
+        stack = [trees.pop()]
+        while stack:
+            node = stack.pop()
+            stack.extend(node.children())
+            cls = node.__class__
+            if cls is ast.Function or cls is ast.Generator:
+                if node.name in rules.functions:
+                    if node.name not in seen:
+                        seen.add(node.name)
+                        trees.append(rules.functions[node.name][1])
+                    continue
+                entry = FUNCTIONS.get(node.name)
+                if entry is None or entry.fn.__module__ == __name__ or node.name in ("modifier", "get"):
+                    return True
+            elif cls is ast.Attribute and ("field", node.name) not in seen:
+                seen.add(("field", node.name))          # a condition field is an expression too
+                trees.extend(conditions.get(node.name, ()))
+    return False
+
+
+def _machine():
+    """The engine's machine (imported late: the engine imports the mechanics)."""
+    global _MACHINE
+    if _MACHINE is None:
+        from ..engine import machine as _MACHINE
+    return _MACHINE
+
+
+_MACHINE = None
 
 
 def _names(game, name, raw: dict) -> dict:

@@ -1,11 +1,16 @@
 """General functions of the effect language: counting, comparing, choosing."""
 from __future__ import annotations
 
+from itertools import chain
+
 from ..model import limits, rng
-from ..model.values import Effect, Grid, Player, Room, RuleError, Side, describe, items_of, seat
+from ..model.values import (Effect, Grid, Player, Room, RuleError, Side, Zone, describe, items_of, seat,
+                            zone_list)
 
 
 def _list(value, fn: str, ctx=None) -> list:
+    if type(value) is list:                  # the usual case: a list, not a zone
+        return value
     if ctx is not None:
         value = items_of(value, ctx.game.state)
     if type(value) is not list:
@@ -13,25 +18,37 @@ def _list(value, fn: str, ctx=None) -> list:
     return value
 
 
+def _read(value, fn: str, ctx) -> list:
+    """As ``_list``, but a zone's live list itself, not a copy: for a function that only reads
+    it (a numbered group still gives its zones)."""
+    if type(value) is Zone and value.n is not None:
+        return zone_list(ctx.game.state, value)
+    if type(value) is Zone:
+        live = zone_list(ctx.game.state, value)
+        if not live or type(live[0]) is not list:
+            return live
+    return _list(value, fn, ctx)
+
+
 def count(ctx, args):
     """count(LIST) / count(x for x in LIST if COND): how many"""
-    return len(_list(args[0], "count", ctx))
+    return len(_read(args[0], "count", ctx))
 
 
 def total(ctx, args):
     """sum(LIST): the total of numbers (0 for an empty list)"""
-    return sum(_list(args[0], "sum", ctx))
+    return sum(_read(args[0], "sum", ctx))
 
 
 def largest(ctx, args):
     """max(LIST) or max(A, B, ...): the largest (none for an empty list)"""
-    values = _list(args[0], "max", ctx) if len(args) == 1 else args
+    values = _read(args[0], "max", ctx) if len(args) == 1 else args
     return max(values) if values else None
 
 
 def smallest(ctx, args):
     """min(LIST) or min(A, B, ...): the smallest (none for an empty list)"""
-    values = _list(args[0], "min", ctx) if len(args) == 1 else args
+    values = _read(args[0], "min", ctx) if len(args) == 1 else args
     return min(values) if values else None
 
 
@@ -51,7 +68,7 @@ def absolute(ctx, args):
 
 def first(ctx, args):
     """first(LIST): the first item, or none"""
-    items = _list(args[0], "first", ctx)
+    items = _read(args[0], "first", ctx)
     return items[0] if items else None
 
 
@@ -77,12 +94,12 @@ def _extreme(ctx, args, pick):
 
 def any_of(ctx, args):
     """any(LIST): true if some item is true"""
-    return any(_list(args[0], "any", ctx))
+    return any(_read(args[0], "any", ctx))
 
 
 def all_of(ctx, args):
     """all(LIST): true if every item is true"""
-    return all(_list(args[0], "all", ctx))
+    return all(_read(args[0], "all", ctx))
 
 
 def unique(ctx, args):
@@ -145,17 +162,31 @@ def as_list(ctx, args):
 
 def flatten(ctx, args):
     """flatten(LISTS): one list of all their items"""
+    parts = _list(args[0], "flatten", ctx)
+    if {*map(type, parts)} <= _LISTS:         # lists only (the usual case): at C speed
+        limits.length(sum(map(len, parts)))   # refused before it is built
+        return list(chain.from_iterable(parts))
     out = []
-    for part in _list(args[0], "flatten", ctx):
+    for part in parts:
         out.extend(part if type(part) is list else _list(part, "flatten", ctx))
         if len(out) > limits.MAX_ITEMS:
             limits.sized(out)
     return out
 
 
+_LISTS = {list}
+_WORDS = {str, int}                          # str() writes them as describe() does
+
+
 def text(ctx, args):
     """text(A, B, ...): the values written out, separated by spaces (empty ones left out)"""
-    said = " ".join(filter(None, map(ctx.game.describe, args)))      # empty words left out
+    kinds = {*map(type, args)}
+    if kinds <= _WORDS:                       # strings and numbers: written at C speed
+        said = " ".join(filter(None, map(str, args)))          # empty words left out
+    else:                                     # as ``Game.describe`` writes them, a layer less
+        names = ctx.game.seat_names
+        said = " ".join(filter(None, [value if type(value) is str else describe(value, names)
+                                      for value in args]))
     return said if len(said) <= limits.MAX_CHARS else limits.sized(said)
 
 

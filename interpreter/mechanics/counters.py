@@ -20,10 +20,15 @@ class Counters:
     def __init__(self, game):
         self.game = game
         self.defs = game.rules.counters
+        # The counters a gain may be cut short on (a ceiling or an earning cap), found once.
+        self.capped = {name for name, spec in self.defs.items()
+                       if spec.get("earn_cap") is not None or spec.get("max") is not None}
 
     def _section(self, i: int, name: str) -> dict:
-        self.game.guard(i, name)
-        counters = self.game.state["players"][i]["counters"]
+        game = self.game
+        if game.thread is not None:               # ``guard`` refuses only inside a thread
+            game.guard(i, name)
+        counters = game.state["players"][i]["counters"]
         if name not in counters:
             raise RuleError(f"'{name}' is not a counter")
         return counters
@@ -31,12 +36,11 @@ class Counters:
     def gain(self, i: int, name: str, amount: int) -> int:
         """Add up to ``amount``; returns what was really added."""
         counters = self._section(i, name)
-        room = self.headroom(i, name)
-        if room is not None:
-            amount = max(0, min(amount, room))
-        if self.defs[name].get("earn_cap") is not None:     # only what was really added counts
-            earned = self.game.state["players"][i]["earned"]
-            earned[name] = earned.get(name, 0) + amount
+        if name in self.capped:
+            amount = max(0, min(amount, self.headroom(i, name)))
+            if self.defs[name].get("earn_cap") is not None:     # only what was really added counts
+                earned = self.game.state["players"][i]["earned"]
+                earned[name] = earned.get(name, 0) + amount
         counters[name] += amount
         if amount:
             self.game.log_to_viewers(f"{self.game.seat_name(i)} gains {amount} {name}", "counters",
@@ -57,15 +61,17 @@ class Counters:
 
     def check_spend(self, i: int, name: str, amount: int) -> None:
         """Refuse (a content error) a payment that would go below the floor."""
-        counters = self._section(i, name)
+        self._afford(self._section(i, name), i, name, amount)
+
+    def _afford(self, counters: dict, i: int, name: str, amount: int) -> None:
         floor = self.defs[name].get("min")
         if floor is not None and counters[name] - amount < floor:
             raise RuleError(f"{self.game.seat_name(i)} cannot spend {amount} {name} (has {counters[name]})")
 
     def spend(self, i: int, name: str, amount: int) -> None:
         """Pay ``amount``; refused if it would go below the floor."""
-        self.check_spend(i, name, amount)
         counters = self._section(i, name)
+        self._afford(counters, i, name, amount)
         counters[name] -= amount
         if amount:
             self.game.log_to_viewers(f"{self.game.seat_name(i)} spends {amount} {name}", "counters",
@@ -85,14 +91,16 @@ class Counters:
 
     def headroom(self, i: int, name: str) -> int | None:
         """How much more ``name`` could still be gained (None: no limit)."""
-        spec = self.defs[name]
-        room = []
-        if spec.get("earn_cap") is not None:
-            earned = self.game.state["players"][i]["earned"].get(name, 0)
-            room.append(spec["earn_cap"] - earned)
-        if spec.get("max") is not None:
-            room.append(spec["max"] - self.game.state["players"][i]["counters"][name])
-        return max(0, min(room)) if room else None
+        spec = self.defs[name]                      # an unknown counter: a KeyError, as ever
+        if name not in self.capped:
+            return None
+        cap, top = spec.get("earn_cap"), spec.get("max")
+        player = self.game.state["players"][i]
+        room = None if cap is None else cap - player["earned"].get(name, 0)
+        if top is not None:
+            left = top - player["counters"][name]
+            room = left if room is None or left < room else room
+        return max(0, room)
 
 
 # ---------------------------------------------------------------- the component kind

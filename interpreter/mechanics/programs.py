@@ -42,37 +42,70 @@ def sources(game, i: int) -> list:
     Kept in the game's memo, like a ruleset function's result, while the
     state stands still: several modifiers read one state's sources.
     """
-    name = game.rules.sources
-    if name is None:
-        return []
     key = ("$sources", i)
     kept = game.memo.get(key)
     if kept is None:
-        kept = game.memo[key] = _find_sources(game, name, i)
+        kept = game.memo[key] = [rid for rid in _in_play(game, i) if _active(game, rid, i)]
     return kept
 
 
-def _find_sources(game, name: str, i: int) -> list:
-    params, tree = game.rules.functions[name]
-    found = game.evaluate(tree, i, {params[0]: Player(i)})
-    if type(found) is not list or not all(type(r) is str and r in game.rules.entities for r in found):
+def _in_play(game, i: int) -> list:
+    """The record ids the sources function gives for seat ``i``, active or not (memo kept)."""
+    name = game.rules.sources
+    if name is None:
+        return []
+    key = ("$in_play", i)
+    kept = game.memo.get(key)
+    if kept is not None:
+        return kept
+    # Called as a ruleset function is (its generated code, the memo, the caller's step budget),
+    # not evaluated as a tree: that ran the closures, and gave every call a fresh budget.
+    me = Player(i)
+    found = game.functions[name](context(game, {"self": me}), [me])
+    try:                                      # only strings are ids: no other value is a key
+        ids = type(found) is list and all(map(game.rules.entities.__contains__, found))
+    except TypeError:                         # a list or record in the list
+        ids = False
+    if not ids:
         raise RuleError(f"the sources function '{name}' must give a list of record ids, "
                         f"got {describe(found)}")
-    return [rid for rid in found if _active(game, rid, i)]
+    game.memo[key] = found
+    return found
+
+
+def keep_in_play(game) -> None:
+    """Clear the memo but the seats' in-play records (``_in_play``): for a mechanic whose step
+    changed nothing the sources function reads."""
+    memo = game.memo
+    kept = {key: memo[key] for key in _IN_PLAY[:len(game.state["players"])] if key in memo}
+    memo.clear()
+    memo.update(kept)
+
+
+_IN_PLAY = [("$in_play", i) for i in range(256)]    # the memo keys, made once (a seat past them: not kept)
+
+
+def context(game, env: dict):
+    """An expression context (``engine.evaluate.Ctx``, found late: the engine imports this)."""
+    global _Ctx
+    if _Ctx is None:
+        from ..engine.evaluate import Ctx as _Ctx
+    return _Ctx(game, env)
+
+
+_Ctx = None
 
 
 def _active(game, rid: str, i: int) -> bool:
-    if "active" not in game.rules.entities[rid]:
-        return True
-    return bool(game.record_field(rid, "active", i))
+    value = game.rules.entities[rid].get("active", True)
+    return value is True or bool(game.record_value(rid, value, i))
 
 
 def _seat_order(game, first: int | None) -> list:
     """People from ``first`` on, clockwise, then the scripted seats."""
     people = game.people
     start = first if first is not None and first < people else 0
-    order = [(start + k) % people for k in range(people)]
-    return order + list(range(people, len(game.state["players"])))
+    return [*range(start, people), *range(start), *range(people, len(game.state["players"]))]
 
 
 # ---------------------------------------------------------------- hook points
@@ -107,12 +140,29 @@ def listeners(game, point: str, first: int | None, only: int | None = None) -> l
     this chain (``hook``, ``chain``, ``names``) and resumes it with ``resume_chain``.
     """
     chain = []
+    hearing = _hearing(game.rules, point)
+    if not hearing:                           # no record has a handler for it: nobody to find
+        return chain
     for i in _seat_order(game, first) if only is None else [only]:
-        for rid in sources(game, i):
-            key = game.rules.handlers.get(rid, {}).get(point)
-            if key is not None:
-                chain.append({"owner": i, "record": rid, "effect": key})
+        for rid in filter(hearing.__contains__, _in_play(game, i)):
+            if _active(game, rid, i):         # only a record that hears the point needs be active
+                chain.append({"owner": i, "record": rid, "effect": hearing[rid]})
     return chain
+
+
+def _hearing(rules, point: str) -> dict:
+    """The records with a handler for ``point``: record id -> effect key (found once per ruleset)."""
+    by_point = rules.__dict__.get("_hearing")
+    if by_point is None:
+        by_point = {}
+        for rid, handlers in rules.handlers.items():
+            for heard, key in handlers.items():
+                by_point.setdefault(heard, {})[rid] = key
+        rules._hearing = by_point
+    return by_point.get(point, _NONE)
+
+
+_NONE: dict = {}
 
 
 def resume_chain(game, th, frame, node):
@@ -161,12 +211,28 @@ def modifier(ctx, args):
     if key not in game.rules.modifier_keys:
         raise RuleError(f"{describe(key)} is not a declared modifier")
     total = 0
+    tables = _modifiers(game.rules)
     for rid in sources(game, i):
-        for field in game.rules.modifier_fields.get(game.rules.entities[rid]["table"], ()):
-            value = game.rules.entities[rid].get(field, {}).get(key, 0)
+        for mods in tables.get(rid, ()):
+            value = mods.get(key, 0)
             if type(value) is not int:
                 value = game.record_value(rid, value, i)
             if type(value) is not int:
                 raise RuleError(f"modifier '{key}' of {rid} must be a whole number, got {describe(value)}")
             total += value
     return total
+
+
+def _modifiers(rules) -> dict:
+    """Each record's modifier fields that it fills: record id -> their values (found once per
+    ruleset)."""
+    found = rules.__dict__.get("_modifiers")
+    if found is None:
+        found = {}
+        for rid, record in rules.entities.items():
+            fields = rules.modifier_fields.get(record.get("table"), ())
+            held = tuple(record[field] for field in fields if field in record)
+            if held:
+                found[rid] = held
+        rules._modifiers = found
+    return found

@@ -14,11 +14,22 @@ from ..model.values import Player, RuleError, describe, seat
 # ---------------------------------------------------------------- built-in names
 
 def _people(ctx) -> list:
-    return [Player(i) for i in range(ctx.game.people)]
+    return _first_seats(ctx.game.people)
 
 
 def _all_seats(ctx) -> list:
-    return [Player(i) for i in range(len(ctx.game.state["players"]))]
+    return _first_seats(len(ctx.game.state["players"]))
+
+
+def _first_seats(n: int) -> list:
+    """A new list of ``Player(0)`` .. ``Player(n - 1)``: the values are made once (they never
+    change), the list each time (a list of the language is never shared)."""
+    while len(_SEATS) < n:
+        _SEATS.append(Player(len(_SEATS)))
+    return _SEATS[:n]
+
+
+_SEATS: list = []
 
 
 BUILTINS = {

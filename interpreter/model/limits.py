@@ -6,6 +6,8 @@ running game are in ``engine/budget.py``.
 """
 from __future__ import annotations
 
+from itertools import compress, repeat
+
 from .values import RuleError
 
 MAX_ITEMS = 100_000
@@ -65,13 +67,18 @@ def sized(value):
     if kind is int:
         return value if -_SMALL < value < _SMALL else number(value)
     if kind is list:
-        if len(value) > MAX_ITEMS:
-            raise RuleError(f"a list of more than {MAX_ITEMS:,} items: does a loop keep growing it?")
+        length(len(value))
     elif kind is str:
         if len(value) > MAX_CHARS:
             raise RuleError(f"a string of more than {MAX_CHARS:,} characters: "
                             "does a loop keep growing it?")
     return value
+
+
+def length(items: int) -> None:
+    """Refuse a list of ``items`` items (built or about to be)."""
+    if items > MAX_ITEMS:
+        raise RuleError(f"a list of more than {MAX_ITEMS:,} items: does a loop keep growing it?")
 
 
 def span(first: int, last: int) -> None:
@@ -88,6 +95,12 @@ def weighed(value) -> int:
     kind = type(value)
     if kind is not list and kind is not dict or not value:     # most values kept are empty lists
         return 0
+    if kind is list and MAX_NESTING >= 1:     # the usual rest: a list of ids, rooms or numbers
+        kinds = {*map(type, value)}
+        if list not in kinds and dict not in kinds:
+            if len(value) > MAX_NODES or str in kinds and _chars(value, kinds) > MAX_CHARS_HELD:
+                _too_big()
+            return len(value)
     left, chars = MAX_NODES, MAX_CHARS_HELD
     stack = [(value, 1)]
     while stack:
@@ -99,12 +112,25 @@ def weighed(value) -> int:
             items = items.values()
         left -= len(items)
         kinds = {*map(type, items)}               # C speed: most lists hold no list
-        if str in kinds:                          # C speed again when all are strings (ids)
-            chars -= sum(map(len, items)) if len(kinds) == 1 else sum(
-                len(item) for item in items if type(item) is str)
+        if str in kinds:
+            chars -= _chars(items, kinds)
         if left < 0 or chars < 0:
-            raise RuleError(f"a value holding more than {MAX_NODES:,} items or {MAX_CHARS_HELD:,} "
-                            "characters in all: does a loop keep putting it inside itself?")
+            _too_big()
         if list in kinds or dict in kinds:
-            stack.extend((item, depth + 1) for item in items if type(item) is list or type(item) is dict)
+            stack.extend(zip(compress(items, map(isinstance, items, repeat(_NESTED))), repeat(depth + 1)))
     return MAX_NODES - left
+
+
+_NESTED = (list, dict)
+
+
+def _chars(items, kinds: set) -> int:
+    """The characters of the strings among ``items`` (``kinds`` their types), at C speed."""
+    if len(kinds) == 1:                           # all strings (ids)
+        return sum(map(len, items))
+    return sum(map(len, compress(items, map(isinstance, items, repeat(str)))))  # no str subclass
+
+
+def _too_big():
+    raise RuleError(f"a value holding more than {MAX_NODES:,} items or {MAX_CHARS_HELD:,} "
+                    "characters in all: does a loop keep putting it inside itself?")

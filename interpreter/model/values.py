@@ -274,15 +274,18 @@ def describe(value, names=None) -> str:
     kind = type(value)
     if kind is str:
         return value
+    if kind is int:                          # the most written after strings (labels, costs)
+        return str(value)
     if kind is Player:
-        return seat_label(value.seat, names)
+        i = value.seat
+        return names[i] if names is not None and i < len(names) else f"P{i + 1}"
+    if kind is Zone:
+        owner = "" if value.of is None else f"{seat_label(value.of, names)}'s "
+        return f"{owner}{value.name}" + (f" #{value.n}" if value.n is not None else "")
     if kind is Room:
         return room_name(value)
     if kind is Side:
         return f"{room_name(value)} {SIDE_WORDS[value.side]} side"
-    if kind is Zone:
-        owner = "" if value.of is None else f"{seat_label(value.of, names)}'s "
-        return f"{owner}{value.name}" + (f" #{value.n}" if value.n is not None else "")
     if kind is Grid:
         return value.grid if value.of is None else f"{seat_label(value.of, names)}'s {value.grid}"
     if kind is Track:
@@ -292,14 +295,24 @@ def describe(value, names=None) -> str:
     if kind is Effect:
         return value.key
     if kind is dict or kind is list:
-        from .limits import weighed          # limits reads this module's RuleError
-        weighed(value)                       # a part shown each time it appears: bounded first
+        _limits().weighed(value)             # a part shown each time it appears: bounded first
         return _described(value, names)
     if value is None:
         return "none"
     if value is True or value is False:
         return "true" if value else "false"
     return str(value)
+
+
+def _limits():
+    """The size limits' module (found late: it reads this module's RuleError)."""
+    global _LIMITS
+    if _LIMITS is None:
+        from . import limits as _LIMITS
+    return _LIMITS
+
+
+_LIMITS = None
 
 
 SIDE_WORDS = {"n": "north", "e": "east", "s": "south", "w": "west"}
