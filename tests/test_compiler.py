@@ -180,6 +180,17 @@ def test_a_grids_geometry_read_inline_gives_what_its_functions_give(monkeypatch)
     _same_values(texts, *_both_ways(monkeypatch, RULESETS / "ttt"))
 
 
+def test_a_players_own_attributes_and_a_scripted_seat_are_read_as_the_closures_read_them(monkeypatch):
+    """``p.scripted``, ``p.seat`` and a scripted seat's name are written inline (no reader call):
+    the values, for people, scripted seats and a seat not in the game, are the closures'."""
+    texts = ['list(p.scripted for p in seats)', 'list(p.seat for p in seats)', 'bank', 'bank == seats[3]',
+             'if bank == none then 0 else bank.seat', 'list(p.scripted and p.seat > 1 for p in seats)']
+    for players in (2, 3):                               # the bank sits in two-player games only
+        compiled, reference, program = _both_ways(monkeypatch, RULESETS / "hooks", players=players)
+        _same_values(texts, compiled, reference, program)
+        assert "scripted_seat" not in program.source and re.search(r"\.seat >= (ctx\.)?game\.people", program.source)
+
+
 def test_a_loop_over_a_grids_rooms_reads_their_cells_as_the_closures_do(monkeypatch):
     """A pure generator over rooms(grid) walks each room's cell key and tags alongside; its
     rooms' items, emptiness and tags are the closures' (mid-game, some cells filled), and so

@@ -169,6 +169,14 @@ def _after(game, th, frame, i, stmt):
 _GO_ON = object()
 
 
+class _Seats(dict):
+    """{seat: its player value}, each made once (a player value never changes)."""
+
+    def __missing__(self, seat: int) -> Player:
+        made = self[seat] = Player(seat)
+        return made
+
+
 def _machine_runs(game, th, frame):
     """A block the generator left out, pushed by one it wrote: the machine runs it (``run_block``)."""
     return None
@@ -363,7 +371,7 @@ class _Generator:
             "PLAIN": (int, str, type(None)), "TRACE": _trace, "SMALL": SMALL,
             "ERROR": Exception, "AFTER": _after, "GO_ON": _GO_ON, "END": _ender(rules), "KEPT": budget.kept, "LOOP_ITEMS": _loop_items, "RANGE": range,
             "CTX": Ctx, "EVAL": evaluate, "PUSH": machine.push, "BREAK": machine._break,
-            "LOCATED": machine.located, "INTERNAL": machine.internal, "WAIT": machine.WAIT, "NESTED": _NESTED,
+            "LOCATED": machine.located, "INTERNAL": machine.internal, "WAIT": machine.WAIT, "NESTED": _NESTED, "SEATS": _Seats(),
             "DECIDE": machine._decide, "CHOICES": machine.choices, "ITEMS_OF": items_of, "DESCRIBE": describe,
         }
         self.tracing = TRACING
@@ -1069,8 +1077,10 @@ class _Generator:
             return self.component(what, k, self.my_seat(scope, d))
         if tag == "builtin":
             return f"{self.const(what)}(ctx)"
-        if tag == "seat":
-            return f"ctx.game.scripted_seat({k})"
+        if tag == "seat":                              # as ``Game.scripted_seat`` finds it
+            t = self.fresh()
+            return (f"(SEATS[ctx.game.people + {t}.index({k})] if {k} in ({t} := ctx.game.state[{self.const('scripted')}]) "
+                    f"else None)")
         return self.const(what)
 
     def keys(self, text: str) -> str:
@@ -1137,10 +1147,11 @@ class _Generator:
         word = "if"
         k = self.const(name)
         kind = self.rules.player_components.get(name) if may_be(Player) else None
-        if kind is not None and node.obj.__class__ is ast.Name and node.obj.id == "self":
+        builtin = _PLAYER_INLINE.get(name) if may_be(Player) and name not in self.rules.player_components else None
+        if (kind is not None or builtin is not None) and node.obj.__class__ is ast.Name and node.obj.id == "self":
             line(d, f"if type({obj}) is Player:")          # self is a player: tried first
-            line(d + 1, f"{t} = {self.component(kind, k, obj + '.seat')}")
-            word, kind = "elif", None
+            line(d + 1, f"{t} = {self.component(kind, k, obj + '.seat') if kind else builtin.format(v=obj)}")
+            word, kind, builtin = "elif", None, None
         if (fields or conditions) and may_be(str):     # a content record's plain field
             line(d, f"{word} type({obj}) is str:")
             line(d + 1, f"if {obj} in {self.const(fields)}:")     # (a look-up, not a call)
@@ -1174,9 +1185,9 @@ class _Generator:
             line(d, f"{word} type({obj}) is dict and {k} in {obj}:")
             line(d + 1, f"{t} = {obj}[{k}]")
             word = "elif"
-        if kind is not None:
+        if kind is not None or builtin is not None:
             line(d, f"{word} type({obj}) is Player:")
-            line(d + 1, f"{t} = {self.component(kind, k, obj + '.seat')}")
+            line(d + 1, f"{t} = {self.component(kind, k, obj + '.seat') if kind else builtin.format(v=obj)}")
             word = "elif"
         for value_type, read in self.value_readers(name):
             if may_be(value_type):
@@ -2193,6 +2204,14 @@ _FAST = {
 # A room's item, as ``grids.room_item`` reads it, its cell's key from a table (made once).
 _ITEM = ("(ctx.game.state['grids'] if {v}.of is None else ctx.game.state['players'][{v}.of]['grids'])"
          "[{v}.grid]['items'].get(CELL.get(({v}.r, {v}.c)) or CELL_KEY({v}))")
+
+
+# A player's built-in attributes read without a call (as ``seats.PLAYER_ATTRIBUTES`` has them),
+# where no player component of the ruleset has the name.
+_PLAYER_INLINE = {
+    "seat": "({v}.seat + 1)",
+    "scripted": "({v}.seat >= ctx.game.people)",
+}
 
 
 # A side's attributes read without a call: its room, and whether its edge is walled (the edge's
