@@ -149,21 +149,25 @@ def _trace(ctx, node, arm):
 
 # ---------------------------------------------------------------- helpers of generated blocks
 
-def _after(game, th, frame, i, stmt):
-    """After a simple statement of a block: a scenario's stop, or the programs it asked to run
-    (``machine._block`` does the same); ``_GO_ON`` when the block goes on."""
-    from . import machine
-    if game.pause is not None and game.pause(game):
-        game.paused = True
-        frame["i"] = i
+def _after_of(machine):
+    """``AFTER(game, th, frame, i, stmt)``, run after a simple statement of a block: a scenario's
+    stop, or the programs it asked to run (``machine._block`` does the same); ``_GO_ON`` when the
+    block goes on. (The machine is given: it imports this module.)"""
+    push_queued, wait = machine._push_queued, machine.WAIT
+
+    def after(game, th, frame, i, stmt):
+        if game.pause is not None and game.pause(game):
+            game.paused = True
+            frame["i"] = i
+            if game.queued:
+                push_queued(game, th, stmt)
+            return wait
         if game.queued:
-            machine._push_queued(game, th, stmt)
-        return machine.WAIT
-    if game.queued:
-        frame["i"] = i
-        machine._push_queued(game, th, stmt)
-        return None
-    return _GO_ON
+            frame["i"] = i
+            push_queued(game, th, stmt)
+            return None
+        return _GO_ON
+    return after
 
 
 _GO_ON = object()
@@ -369,7 +373,7 @@ class _Generator:
             "NUMBER": number, "SIZED": sized, "INT": _int, "DIVIDE": _divide, "PLUS": _plus,
             "MISUSE": misuse, "PYERR": _PYTHON_ERRORS, "BUDGET": budget, "NK": _MISSING,
             "PLAIN": (int, str, type(None)), "TRACE": _trace, "SMALL": SMALL,
-            "ERROR": Exception, "AFTER": _after, "GO_ON": _GO_ON, "END": _ender(rules), "KEPT": budget.kept, "LOOP_ITEMS": _loop_items, "RANGE": range,
+            "ERROR": Exception, "AFTER": _after_of(machine), "GO_ON": _GO_ON, "END": _ender(rules), "KEPT": budget.kept, "LOOP_ITEMS": _loop_items, "RANGE": range,
             "CTX": Ctx, "EVAL": evaluate, "PUSH": machine.push, "BREAK": machine._break,
             "LOCATED": machine.located, "INTERNAL": machine.internal, "WAIT": machine.WAIT, "NESTED": _NESTED, "SEATS": _Seats(),
             "DECIDE": machine._decide, "CHOICES": machine.choices, "ITEMS_OF": items_of, "DESCRIBE": describe,
