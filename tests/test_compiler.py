@@ -180,14 +180,22 @@ def test_a_grids_geometry_read_inline_gives_what_its_functions_give(monkeypatch)
     _same_values(texts, *_both_ways(monkeypatch, RULESETS / "ttt"))
 
 
-def test_a_players_own_attributes_and_a_scripted_seat_are_read_as_the_closures_read_them(monkeypatch):
-    """``p.scripted``, ``p.seat`` and a scripted seat's name are written inline (no reader call):
-    the values, for people, scripted seats and a seat not in the game, are the closures'."""
+def test_a_players_own_attributes_and_a_scripted_seat_are_read_as_the_closures_read_them(tmp_path, monkeypatch):
+    """``p.scripted``, ``p.seat``, a scripted seat's name and ``==`` against it (in a function's
+    body, where no local can hide the name) are written inline (no reader call): the values, for
+    people, scripted seats, a seat not in the game and values of other kinds, are the closures'."""
+    folder = tmp_path / "hooks"
+    shutil.copytree(RULESETS / "hooks", folder)
+    edit(folder / "flow.yaml", "functions:\n", "functions:\n"
+         "  is_bank:\n    params: [x]\n    expr: x == bank\n"
+         "  not_bank:\n    params: [x]\n    expr: bank != x\n")
     texts = ['list(p.scripted for p in seats)', 'list(p.seat for p in seats)', 'bank', 'bank == seats[3]',
-             'if bank == none then 0 else bank.seat', 'list(p.scripted and p.seat > 1 for p in seats)']
+             'if bank == none then 0 else bank.seat', 'list(p.scripted and p.seat > 1 for p in seats)',
+             'list([is_bank(x), not_bank(x)] for x in seats + [none, 1, "bank", [], vault])']
     for players in (2, 3):                               # the bank sits in two-player games only
-        compiled, reference, program = _both_ways(monkeypatch, RULESETS / "hooks", players=players)
+        compiled, reference, program = _both_ways(monkeypatch, folder, players=players)
         _same_values(texts, compiled, reference, program)
+        assert len(re.findall(r"is not None and \w+\.seat == \w+\.seat if type", program.source)) >= 2
         assert "scripted_seat" not in program.source and re.search(r"\.seat >= (ctx\.)?game\.people", program.source)
 
 

@@ -1802,14 +1802,13 @@ class _Generator:
             a, b = self.exprs([node.left, node.right], scope, d)
         k = self.const(op)
         if op in ("==", "!=", "in", "not in", "+"):        # a zone compares by its cards
-            fast = self.equal(node, a, b) if op in ("==", "!=") else None
+            fast = self.equal(node, a, b, scope) if op in ("==", "!=") else None
             if fast is not None:
                 return fast if op == "==" else f"(not {fast})"
             if op in ("==", "!="):
-                same = f"({a} == {b} and (type({a}) is bool) is (type({b}) is bool))"
-                fast = same if op == "==" else f"(not {same})"
-                general = (f"(ZONE_OP({k}, {a}, {b}, ctx) if type({a}) is Zone or type({b}) is Zone "
-                           f"or type({a}) is list and len({a}) >= BUDGET.NODES_PER_STEP else {fast})")   # charged
+                general = self.equal_general(a, b)     # charged
+                if op == "!=":
+                    general = f"(not {general})"
                 tt = self.fresh()                      # two texts, two numbers, two players: as Python has it
                 return (f"({a} {op} {b} if ({tt} := type({a})) is type({b}) and ({tt} is str or {tt} is int) "
                         f"else ({a}.seat {op} {b}.seat if {tt} is Player and type({b}) is Player else {general}))")
@@ -1952,8 +1951,9 @@ class _Generator:
                             if a not in self.ints and not (side.__class__ is ast.Literal
                                                            and type(side.value) is int))
 
-    def equal(self, node, a: str, b: str) -> str | None:
-        """``==`` against a literal text, number or none, without the general case."""
+    def equal(self, node, a: str, b: str, scope) -> str | None:
+        """``==`` against a literal text, number or none, or a scripted seat's name (a player or
+        none), without the general case (or before it)."""
         for lit, other in ((node.right, a), (node.left, b)):
             if lit.__class__ is ast.Literal:
                 value = lit.value
@@ -1963,7 +1963,24 @@ class _Generator:
                     return f"({other} == {self.const(value)})"
                 if type(value) is int:                 # nor a number; true is not 1
                     return f"({other} == {self.const(value)} and type({other}) is not bool)"
+        for seat, other, where in ((node.right, a, b), (node.left, b, a)):
+            if self.is_seat(seat, scope):              # a player equals it by its seat, and
+                general = self.equal_general(a, b)     # a player is never none (nor a zone)
+                return (f"({where} is not None and {other}.seat == {where}.seat if type({other}) is Player "
+                        f"else {general})")
         return None
+
+    def is_seat(self, node, scope) -> bool:
+        """Whether ``node`` is a scripted seat's name, as ``global_name`` reads it (no local)."""
+        return (node.__class__ is ast.Name and node.id not in scope.names and not scope.dynamic
+                and self.rules.names.get(node.id, ("",))[0] == "seat")
+
+    def equal_general(self, a: str, b: str) -> str:
+        """``a == b`` for any values: a zone by its cards, and a long list charged (``ZONE_OP``)."""
+        k = self.const("==")
+        fast = f"({a} == {b} and (type({a}) is bool) is (type({b}) is bool))"
+        return (f"(ZONE_OP({k}, {a}, {b}, ctx) if type({a}) is Zone or type({b}) is Zone "
+                f"or type({a}) is list and len({a}) >= BUDGET.NODES_PER_STEP else {fast})")
 
     def boolop(self, node, scope, d):
         left = self.expr(node.left, scope, d)
