@@ -98,7 +98,10 @@ def test_an_expression_gives_the_same_value_either_way(monkeypatch):
              'count(x for x in [1]) - 1 < 0 or abs(count(x for x in [1, 2]) - 5) > 2',
              '(1 - 2) * 3 + 1 >= -2', 'players[1] == players[1]', 'players[1] != players[2]',
              '[1 == true, 1 != true, "a" == "a", "a" != "b", none == none, [1, 2] == [1, 2]]',
-             'list(list(x == y for y in [1, "1", true, players[1]]) for x in [1, "1", true, players[1], players[2]])']
+             'list(list(x == y for y in [1, "1", true, players[1]]) for x in [1, "1", true, players[1], players[2]])',
+             # new lists joined (known lists: no other case), with a list or a zone read at run time
+             '[1] + list(x for x in [2, 3]) + [4]', '([] or [5]) + [6]', '[7] + get({"a": [8]}, "a", 0)',
+             'list(x for x in [1]) + deck', 'deck + [1]']
     _same_values(texts, *_both_ways(monkeypatch, RULESETS / "toy"))
 
 
@@ -498,7 +501,9 @@ RUNTIME_ERRORS = ["10 / (double(1) - 2)", 'count(x for x in get({}, "k", 3))', "
                   # attributes whose object's kind the checker knows (one kind, or a union): a
                   # value of another kind at run time fails in the generic reader, as it would
                   "self.coin", '(if step == 0 then none else {"a": 1}).a', '(if step == 0 then self else "x").coin',
-                  '(if step == 0 then self else {"coin": 1}).coin']
+                  '(if step == 0 then self else {"coin": 1}).coin',
+                  # a new list joined with a value not a list: the general case's error
+                  'count([1] + get({}, "k", 2))', 'count(list(x for x in [1]) + get({}, "k", "a"))']
 
 
 @pytest.mark.parametrize("text", RUNTIME_ERRORS)

@@ -401,6 +401,7 @@ class _Generator:
         self.cell_inits: dict = {}         # generator node id (None: the root) -> cells made NK there
         self.keys_seen: dict = {}          # (id(node), id(scope)) -> (scope, its key), per root
         self.ints: set = set()             # locals that surely hold a number (a count made here)
+        self.lists: set = set()            # locals that surely hold a new list (made here, never set again)
         self.bool_functions: dict = {}     # ruleset function -> whether its body ``is_bool``
         self.room_keys: dict = {}          # a loop's local -> its ``_RoomKeys`` (``rooms_walked``)
 
@@ -1044,6 +1045,8 @@ class _Generator:
             return text
         t = self.fresh()
         self.line(d, f"{t} = {text}")
+        if node.__class__ is ast.ListExpr:
+            self.lists.add(t)
         return t
 
     def exprs(self, nodes, scope, d: int) -> list:
@@ -1785,6 +1788,7 @@ class _Generator:
         if early is None:
             self.line(body, f"{t}.append({element})")
             if fn is core.as_list:                          # a new list already: no copy
+                self.lists.add(t)
                 return t
             values = self.fresh()
             self.line(d, f"{values} = [{t}]")
@@ -1879,6 +1883,19 @@ class _Generator:
                     if side.__class__ is ast.Literal} if node is not None else set()
         t = self.fresh()
         word = "if"
+        known = [side for side in (a, b) if side in self.lists]
+        if lists and known:                            # a list and a list, or an error
+            unknown = [side for side in (a, b) if side not in self.lists]
+            if unknown:
+                self.line(d, f"if type({unknown[0]}) is list:")
+            inner = d + bool(unknown)
+            self.line(inner, f"{t} = {a} + {b}")
+            self.line(inner, f"if len({t}) >= BUDGET.NODES_PER_STEP:")    # checked, and charged
+            self.line(inner + 1, f"BUDGET.walked(ctx.game, (), SIZED({t}))")
+            if unknown:
+                self.line(d, "else:")
+                self.line(d + 1, f"{t} = {otherwise}")
+            return t
         if not literals - {int}:
             test = self.ints_test((a, node and node.left), (b, node and node.right))
             if not test:                               # two numbers for sure: no other case
@@ -1984,7 +2001,7 @@ class _Generator:
 
     def boolop(self, node, scope, d):
         left = self.expr(node.left, scope, d)
-        if _TEMP.fullmatch(left) and left not in self.ints:
+        if _TEMP.fullmatch(left) and left not in self.ints and left not in self.lists:
             t = left                                   # the left side's own temporary: no copy
         else:
             t = self.fresh()                           # a fresh local: it is assigned again below
