@@ -98,7 +98,10 @@ def test_an_expression_gives_the_same_value_either_way(monkeypatch):
              'count(x for x in [1]) - 1 < 0 or abs(count(x for x in [1, 2]) - 5) > 2',
              '(1 - 2) * 3 + 1 >= -2', 'players[1] == players[1]', 'players[1] != players[2]',
              '[1 == true, 1 != true, "a" == "a", "a" != "b", none == none, [1, 2] == [1, 2]]',
-             'list(list(x == y for y in [1, "1", true, players[1]]) for x in [1, "1", true, players[1], players[2]])']
+             'list(list(x == y for y in [1, "1", true, players[1]]) for x in [1, "1", true, players[1], players[2]])',
+             # new lists joined (known lists: no other case), with a list or a zone read at run time
+             '[1] + list(x for x in [2, 3]) + [4]', '([] or [5]) + [6]', '[7] + get({"a": [8]}, "a", 0)',
+             'list(x for x in [1]) + deck', 'deck + [1]']
     _same_values(texts, *_both_ways(monkeypatch, RULESETS / "toy"))
 
 
@@ -178,6 +181,25 @@ def test_a_grids_geometry_read_inline_gives_what_its_functions_give(monkeypatch)
              'count(r for r in rooms(board) if r.col > 1)', 'count(1 for r in rooms(board))',
              'flatten([[1], [], [2, 3]])']
     _same_values(texts, *_both_ways(monkeypatch, RULESETS / "ttt"))
+
+
+def test_a_players_own_attributes_and_a_scripted_seat_are_read_as_the_closures_read_them(tmp_path, monkeypatch):
+    """``p.scripted``, ``p.seat``, a scripted seat's name and ``==`` against it (in a function's
+    body, where no local can hide the name) are written inline (no reader call): the values, for
+    people, scripted seats, a seat not in the game and values of other kinds, are the closures'."""
+    folder = tmp_path / "hooks"
+    shutil.copytree(RULESETS / "hooks", folder)
+    edit(folder / "flow.yaml", "functions:\n", "functions:\n"
+         "  is_bank:\n    params: [x]\n    expr: x == bank\n"
+         "  not_bank:\n    params: [x]\n    expr: bank != x\n")
+    texts = ['list(p.scripted for p in seats)', 'list(p.seat for p in seats)', 'bank', 'bank == seats[3]',
+             'if bank == none then 0 else bank.seat', 'list(p.scripted and p.seat > 1 for p in seats)',
+             'list([is_bank(x), not_bank(x)] for x in seats + [none, 1, "bank", [], vault])']
+    for players in (2, 3):                               # the bank sits in two-player games only
+        compiled, reference, program = _both_ways(monkeypatch, folder, players=players)
+        _same_values(texts, compiled, reference, program)
+        assert len(re.findall(r"is not None and \w+\.seat == \w+\.seat if type", program.source)) >= 2
+        assert "scripted_seat" not in program.source and re.search(r"\.seat >= (ctx\.)?game\.people", program.source)
 
 
 def test_a_loop_over_a_grids_rooms_reads_their_cells_as_the_closures_do(monkeypatch):
@@ -479,7 +501,9 @@ RUNTIME_ERRORS = ["10 / (double(1) - 2)", 'count(x for x in get({}, "k", 3))', "
                   # attributes whose object's kind the checker knows (one kind, or a union): a
                   # value of another kind at run time fails in the generic reader, as it would
                   "self.coin", '(if step == 0 then none else {"a": 1}).a', '(if step == 0 then self else "x").coin',
-                  '(if step == 0 then self else {"coin": 1}).coin']
+                  '(if step == 0 then self else {"coin": 1}).coin',
+                  # a new list joined with a value not a list: the general case's error
+                  'count([1] + get({}, "k", 2))', 'count(list(x for x in [1]) + get({}, "k", "a"))']
 
 
 @pytest.mark.parametrize("text", RUNTIME_ERRORS)

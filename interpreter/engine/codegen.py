@@ -149,24 +149,36 @@ def _trace(ctx, node, arm):
 
 # ---------------------------------------------------------------- helpers of generated blocks
 
-def _after(game, th, frame, i, stmt):
-    """After a simple statement of a block: a scenario's stop, or the programs it asked to run
-    (``machine._block`` does the same); ``_GO_ON`` when the block goes on."""
-    from . import machine
-    if game.pause is not None and game.pause(game):
-        game.paused = True
-        frame["i"] = i
+def _after_of(machine):
+    """``AFTER(game, th, frame, i, stmt)``, run after a simple statement of a block: a scenario's
+    stop, or the programs it asked to run (``machine._block`` does the same); ``_GO_ON`` when the
+    block goes on. (The machine is given: it imports this module.)"""
+    push_queued, wait = machine._push_queued, machine.WAIT
+
+    def after(game, th, frame, i, stmt):
+        if game.pause is not None and game.pause(game):
+            game.paused = True
+            frame["i"] = i
+            if game.queued:
+                push_queued(game, th, stmt)
+            return wait
         if game.queued:
-            machine._push_queued(game, th, stmt)
-        return machine.WAIT
-    if game.queued:
-        frame["i"] = i
-        machine._push_queued(game, th, stmt)
-        return None
-    return _GO_ON
+            frame["i"] = i
+            push_queued(game, th, stmt)
+            return None
+        return _GO_ON
+    return after
 
 
 _GO_ON = object()
+
+
+class _Seats(dict):
+    """{seat: its player value}, each made once (a player value never changes)."""
+
+    def __missing__(self, seat: int) -> Player:
+        made = self[seat] = Player(seat)
+        return made
 
 
 def _machine_runs(game, th, frame):
@@ -361,9 +373,9 @@ class _Generator:
             "NUMBER": number, "SIZED": sized, "INT": _int, "DIVIDE": _divide, "PLUS": _plus,
             "MISUSE": misuse, "PYERR": _PYTHON_ERRORS, "BUDGET": budget, "NK": _MISSING,
             "PLAIN": (int, str, type(None)), "TRACE": _trace, "SMALL": SMALL,
-            "ERROR": Exception, "AFTER": _after, "GO_ON": _GO_ON, "END": _ender(rules), "KEPT": budget.kept, "LOOP_ITEMS": _loop_items, "RANGE": range,
+            "ERROR": Exception, "AFTER": _after_of(machine), "GO_ON": _GO_ON, "END": _ender(rules), "KEPT": budget.kept, "LOOP_ITEMS": _loop_items, "RANGE": range,
             "CTX": Ctx, "EVAL": evaluate, "PUSH": machine.push, "BREAK": machine._break,
-            "LOCATED": machine.located, "INTERNAL": machine.internal, "WAIT": machine.WAIT, "NESTED": _NESTED,
+            "LOCATED": machine.located, "INTERNAL": machine.internal, "WAIT": machine.WAIT, "NESTED": _NESTED, "SEATS": _Seats(),
             "DECIDE": machine._decide, "CHOICES": machine.choices, "ITEMS_OF": items_of, "DESCRIBE": describe,
         }
         self.tracing = TRACING
@@ -389,6 +401,7 @@ class _Generator:
         self.cell_inits: dict = {}         # generator node id (None: the root) -> cells made NK there
         self.keys_seen: dict = {}          # (id(node), id(scope)) -> (scope, its key), per root
         self.ints: set = set()             # locals that surely hold a number (a count made here)
+        self.lists: set = set()            # locals that surely hold a new list (made here, never set again)
         self.bool_functions: dict = {}     # ruleset function -> whether its body ``is_bool``
         self.room_keys: dict = {}          # a loop's local -> its ``_RoomKeys`` (``rooms_walked``)
 
@@ -1032,6 +1045,8 @@ class _Generator:
             return text
         t = self.fresh()
         self.line(d, f"{t} = {text}")
+        if node.__class__ is ast.ListExpr:
+            self.lists.add(t)
         return t
 
     def exprs(self, nodes, scope, d: int) -> list:
@@ -1069,8 +1084,10 @@ class _Generator:
             return self.component(what, k, self.my_seat(scope, d))
         if tag == "builtin":
             return f"{self.const(what)}(ctx)"
-        if tag == "seat":
-            return f"ctx.game.scripted_seat({k})"
+        if tag == "seat":                              # as ``Game.scripted_seat`` finds it
+            t = self.fresh()
+            return (f"(SEATS[ctx.game.people + {t}.index({k})] if {k} in ({t} := ctx.game.state[{self.const('scripted')}]) "
+                    f"else None)")
         return self.const(what)
 
     def keys(self, text: str) -> str:
@@ -1137,10 +1154,11 @@ class _Generator:
         word = "if"
         k = self.const(name)
         kind = self.rules.player_components.get(name) if may_be(Player) else None
-        if kind is not None and node.obj.__class__ is ast.Name and node.obj.id == "self":
+        builtin = _PLAYER_INLINE.get(name) if may_be(Player) and name not in self.rules.player_components else None
+        if (kind is not None or builtin is not None) and node.obj.__class__ is ast.Name and node.obj.id == "self":
             line(d, f"if type({obj}) is Player:")          # self is a player: tried first
-            line(d + 1, f"{t} = {self.component(kind, k, obj + '.seat')}")
-            word, kind = "elif", None
+            line(d + 1, f"{t} = {self.component(kind, k, obj + '.seat') if kind else builtin.format(v=obj)}")
+            word, kind, builtin = "elif", None, None
         if (fields or conditions) and may_be(str):     # a content record's plain field
             line(d, f"{word} type({obj}) is str:")
             line(d + 1, f"if {obj} in {self.const(fields)}:")     # (a look-up, not a call)
@@ -1174,9 +1192,9 @@ class _Generator:
             line(d, f"{word} type({obj}) is dict and {k} in {obj}:")
             line(d + 1, f"{t} = {obj}[{k}]")
             word = "elif"
-        if kind is not None:
+        if kind is not None or builtin is not None:
             line(d, f"{word} type({obj}) is Player:")
-            line(d + 1, f"{t} = {self.component(kind, k, obj + '.seat')}")
+            line(d + 1, f"{t} = {self.component(kind, k, obj + '.seat') if kind else builtin.format(v=obj)}")
             word = "elif"
         for value_type, read in self.value_readers(name):
             if may_be(value_type):
@@ -1770,6 +1788,7 @@ class _Generator:
         if early is None:
             self.line(body, f"{t}.append({element})")
             if fn is core.as_list:                          # a new list already: no copy
+                self.lists.add(t)
                 return t
             values = self.fresh()
             self.line(d, f"{values} = [{t}]")
@@ -1787,14 +1806,13 @@ class _Generator:
             a, b = self.exprs([node.left, node.right], scope, d)
         k = self.const(op)
         if op in ("==", "!=", "in", "not in", "+"):        # a zone compares by its cards
-            fast = self.equal(node, a, b) if op in ("==", "!=") else None
+            fast = self.equal(node, a, b, scope) if op in ("==", "!=") else None
             if fast is not None:
                 return fast if op == "==" else f"(not {fast})"
             if op in ("==", "!="):
-                same = f"({a} == {b} and (type({a}) is bool) is (type({b}) is bool))"
-                fast = same if op == "==" else f"(not {same})"
-                general = (f"(ZONE_OP({k}, {a}, {b}, ctx) if type({a}) is Zone or type({b}) is Zone "
-                           f"or type({a}) is list and len({a}) >= BUDGET.NODES_PER_STEP else {fast})")   # charged
+                general = self.equal_general(a, b)     # charged
+                if op == "!=":
+                    general = f"(not {general})"
                 tt = self.fresh()                      # two texts, two numbers, two players: as Python has it
                 return (f"({a} {op} {b} if ({tt} := type({a})) is type({b}) and ({tt} is str or {tt} is int) "
                         f"else ({a}.seat {op} {b}.seat if {tt} is Player and type({b}) is Player else {general}))")
@@ -1865,6 +1883,19 @@ class _Generator:
                     if side.__class__ is ast.Literal} if node is not None else set()
         t = self.fresh()
         word = "if"
+        known = [side for side in (a, b) if side in self.lists]
+        if lists and known:                            # a list and a list, or an error
+            unknown = [side for side in (a, b) if side not in self.lists]
+            if unknown:
+                self.line(d, f"if type({unknown[0]}) is list:")
+            inner = d + bool(unknown)
+            self.line(inner, f"{t} = {a} + {b}")
+            self.line(inner, f"if len({t}) >= BUDGET.NODES_PER_STEP:")    # checked, and charged
+            self.line(inner + 1, f"BUDGET.walked(ctx.game, (), SIZED({t}))")
+            if unknown:
+                self.line(d, "else:")
+                self.line(d + 1, f"{t} = {otherwise}")
+            return t
         if not literals - {int}:
             test = self.ints_test((a, node and node.left), (b, node and node.right))
             if not test:                               # two numbers for sure: no other case
@@ -1937,8 +1968,9 @@ class _Generator:
                             if a not in self.ints and not (side.__class__ is ast.Literal
                                                            and type(side.value) is int))
 
-    def equal(self, node, a: str, b: str) -> str | None:
-        """``==`` against a literal text, number or none, without the general case."""
+    def equal(self, node, a: str, b: str, scope) -> str | None:
+        """``==`` against a literal text, number or none, or a scripted seat's name (a player or
+        none), without the general case (or before it)."""
         for lit, other in ((node.right, a), (node.left, b)):
             if lit.__class__ is ast.Literal:
                 value = lit.value
@@ -1948,11 +1980,28 @@ class _Generator:
                     return f"({other} == {self.const(value)})"
                 if type(value) is int:                 # nor a number; true is not 1
                     return f"({other} == {self.const(value)} and type({other}) is not bool)"
+        for seat, other, where in ((node.right, a, b), (node.left, b, a)):
+            if self.is_seat(seat, scope):              # a player equals it by its seat, and
+                general = self.equal_general(a, b)     # a player is never none (nor a zone)
+                return (f"({where} is not None and {other}.seat == {where}.seat if type({other}) is Player "
+                        f"else {general})")
         return None
+
+    def is_seat(self, node, scope) -> bool:
+        """Whether ``node`` is a scripted seat's name, as ``global_name`` reads it (no local)."""
+        return (node.__class__ is ast.Name and node.id not in scope.names and not scope.dynamic
+                and self.rules.names.get(node.id, ("",))[0] == "seat")
+
+    def equal_general(self, a: str, b: str) -> str:
+        """``a == b`` for any values: a zone by its cards, and a long list charged (``ZONE_OP``)."""
+        k = self.const("==")
+        fast = f"({a} == {b} and (type({a}) is bool) is (type({b}) is bool))"
+        return (f"(ZONE_OP({k}, {a}, {b}, ctx) if type({a}) is Zone or type({b}) is Zone "
+                f"or type({a}) is list and len({a}) >= BUDGET.NODES_PER_STEP else {fast})")
 
     def boolop(self, node, scope, d):
         left = self.expr(node.left, scope, d)
-        if _TEMP.fullmatch(left) and left not in self.ints:
+        if _TEMP.fullmatch(left) and left not in self.ints and left not in self.lists:
             t = left                                   # the left side's own temporary: no copy
         else:
             t = self.fresh()                           # a fresh local: it is assigned again below
@@ -2193,6 +2242,14 @@ _FAST = {
 # A room's item, as ``grids.room_item`` reads it, its cell's key from a table (made once).
 _ITEM = ("(ctx.game.state['grids'] if {v}.of is None else ctx.game.state['players'][{v}.of]['grids'])"
          "[{v}.grid]['items'].get(CELL.get(({v}.r, {v}.c)) or CELL_KEY({v}))")
+
+
+# A player's built-in attributes read without a call (as ``seats.PLAYER_ATTRIBUTES`` has them),
+# where no player component of the ruleset has the name.
+_PLAYER_INLINE = {
+    "seat": "({v}.seat + 1)",
+    "scripted": "({v}.seat >= ctx.game.people)",
+}
 
 
 # A side's attributes read without a call: its room, and whether its edge is walled (the edge's

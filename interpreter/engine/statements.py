@@ -24,7 +24,11 @@ def _amounts(node, ctx: Ctx) -> list:
     for amount in node.amounts:
         name = amount.name if amount.counter is None else _counter(amount.counter, ctx)
         count = amount.count
-        count = count.value if count.__class__ is ast.Literal else evaluate(count, ctx)   # mostly literal
+        if count.__class__ is ast.Literal:                # mostly literal
+            count = count.value
+        else:
+            fn = count.__dict__.get("_fn")              # its generated code, without evaluate's call
+            count = fn(ctx) if fn is not None else evaluate(count, ctx)
         if type(count) is not int:
             raise RuleError(f"'{name}' needs a whole number, got {describe(count)}")
         if count < 0:
@@ -70,7 +74,11 @@ def lose(game, ctx: Ctx, node) -> None:
 
 
 def assign(game, ctx: Ctx, node) -> None:
-    _store(game, ctx, node.target, budget.kept(game, evaluate(node.value, ctx)))
+    fn = node.value.__dict__.get("_fn")                 # its generated code, without evaluate's call
+    value = fn(ctx) if fn is not None else evaluate(node.value, ctx)
+    if type(value) is list or type(value) is dict:      # anything else is kept as it is (budget.kept)
+        value = budget.kept(game, value)
+    _store(game, ctx, node.target, value)
 
 
 def augassign(game, ctx: Ctx, node) -> None:
