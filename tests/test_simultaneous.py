@@ -92,6 +92,14 @@ def test_what_a_blocks_threads_may_write_on_the_table(tmp_path, statement, write
     assert (found if found is None else set(found)) == writes
 
 
+def test_each_verb_names_the_table_sections_it_writes_from_the_table():
+    from interpreter.mechanics import COMPONENTS, FUNCTIONS, VERBS
+    for name, verb in VERBS.items():
+        assert verb.writes is None or set(verb.writes) <= set(COMPONENTS), name
+    assert VERBS["move"].writes == ("zones",) and VERBS["signal"].writes is None
+    assert not FUNCTIONS["roll"].writes_table and not FUNCTIONS["count"].writes_table
+
+
 def test_a_block_whose_writes_cannot_be_told_copies_the_whole_table(tmp_path):
     nested = "simultaneously for each p in players:\n  simultaneously for each q in players:\n    pass\n"
     rules = toy_with(tmp_path, nested)

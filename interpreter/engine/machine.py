@@ -387,11 +387,6 @@ def unshare(game) -> None:
                 snapshot[key] = deep_copy(part)
 
 
-# What each verb may write on the table, by component section (``mechanics.COMPONENTS``): verbs
-# not named here (auctions, hook points, tracks, which run other programs) may write anything.
-_VERB_WRITES = {"shuffle": ("zones",), "move": ("zones",), "arrange": ("zones",), "fill": ("zones",),
-                "split": ("zones",), "reveal": (), "put": ("grids",), "wall": ("grids",),
-                "log": (), "tell": (), "announce": ()}
 _ANY = "any"
 _WRITE_NOTHING = {ast.Block, ast.Amount, ast.Spend, ast.Lose, ast.Break, ast.Pass, ast.If, ast.ForEach,
                   ast.While, ast.As, ast.ChooseOne, ast.ChooseIn, ast.Literal, ast.Name, ast.ListExpr,
@@ -413,7 +408,7 @@ def table_writes(rules, node) -> frozenset | None:
     cached = node.__dict__.get("_table_writes", _UNSET)
     if cached is not _UNSET:
         return cached
-    from ..mechanics import COMPONENTS, FUNCTIONS
+    from ..mechanics import COMPONENTS, FUNCTIONS, VERBS
     keys: set = set()
     seen: set = set()
     todo = [node.body, *rules.expressions.values(), *rules.visibility.values()]
@@ -436,15 +431,18 @@ def table_writes(rules, node) -> frozenset | None:
             if tree.verb == "do" and tree.arg.__class__ is ast.Function \
                     and tree.arg.name in rules.procedures:
                 todo.append(rules.procedures[tree.arg.name][1])
-            elif tree.verb in _VERB_WRITES:
-                keys.update(COMPONENTS[section].state_key for section in _VERB_WRITES[tree.verb])
             else:
-                keys.add(_ANY)
+                verb = VERBS.get(tree.verb)    # a verb that runs programs writes anything
+                sections = verb.writes if verb is not None else None
+                if sections is None:
+                    keys.add(_ANY)
+                else:
+                    keys.update(COMPONENTS[section].state_key for section in sections)
         elif kind is ast.Function:
             if tree.name in rules.functions:
                 todo.append(rules.functions[tree.name][1])
-            elif tree.name in FUNCTIONS and not FUNCTIONS[tree.name].pure and tree.name != "roll":
-                keys.add(_ANY)                 # it may run programs (a roll draws, writing no table)
+            elif tree.name in FUNCTIONS and FUNCTIONS[tree.name].writes_table:
+                keys.add(_ANY)                 # it may run programs
         elif kind not in _WRITE_NOTHING:       # a nested block, or a kind unknown here
             keys.add(_ANY)
         todo.extend(tree.children())
