@@ -130,6 +130,7 @@ def test_a_part_no_thread_writes_is_shared_until_someone_outside_may_write_it(tm
     assert snapshot["vars"] is not exposed["vars"] and snapshot["vars"] == exposed["vars"]
     exposed["vars"]["step"] = 7                           # a change made from outside...
     assert game.view(1)["vars"]["step"] == 0              # ...is not the round's start
+    assert game.pending()[0].options == ("step 0 deck 6 1", "step 0 deck 6 2")     # nor a label's
 
 
 def test_an_override_reaches_the_shared_parts_too(tmp_path):

@@ -29,6 +29,7 @@ from ..model.values import InternalError, RuleError, describe, items_of, seat, t
 
 WAIT = "wait"
 _UNSET = object()
+NO_SWAP = (None, ())        # ``Game._swap``: no snapshot's parts worked out yet (``labels``)
 
 
 def deep_copy(data):
@@ -381,6 +382,7 @@ def unshare(game) -> None:
     state about to be written other than by the block's threads."""
     state = game.state
     snapshot = state["flow"].get("snapshot")
+    game._swap = NO_SWAP                       # every part is held apart now (``labels``)
     if snapshot:
         for key, part in snapshot.items():
             if part is state.get(key):
@@ -524,11 +526,14 @@ def labels(game, th, ks=None) -> list:
     me = th["envs"][0]["self"].seat
     players = list(snapshot["players"])        # the others as the block began, the player live
     players[me] = state["players"][me]
-    live = {}
-    for key, part in snapshot.items():         # (a part no thread writes is the live one: kept)
-        if part is not state[key]:
-            live[key] = state[key]
-            state[key] = part
+    swap = game._swap
+    if swap[0] is not snapshot:                # the parts held apart, found once per snapshot
+        swap = game._swap = (snapshot, [key for key, part in snapshot.items()
+                                        if key != "players" and part is not state[key]])
+    live = {"players": state["players"]}       # (a part no thread writes is the live one: kept)
+    for key in swap[1]:
+        live[key] = state[key]
+        state[key] = snapshot[key]
     state["players"] = players
     memo = game.memo                           # kept for the live state, which comes back as it was
     game.memo = {}
