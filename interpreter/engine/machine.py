@@ -25,7 +25,7 @@ from ..dsl import ast
 from . import budget, telling
 from .compile import compiled
 from .evaluate import Ctx, evaluate
-from ..model.values import InternalError, RuleError, describe, items_of, seat, truth
+from ..model.values import InternalError, RuleError, describe, items_of, seat, seat_label, truth
 
 WAIT = "wait"
 _UNSET = object()
@@ -473,14 +473,15 @@ def _decide(game, th, frame, count, prompt, who):
     if count == 1:
         frame["answer"] = 0
         label = built[0] if built is not None else labels(game, th, (0,))[0]
-        i = None if who is None else seat(who)
-        if game.forced is not None:            # kept for a scenario to check what was taken
+        if who is None:
+            if game.forced is not None:        # kept for a scenario to check what was taken
+                game.forced.append((None, prompt, label))
+            game.log(f"{describe(who)}: {label} (only option)")
+            return None
+        i = seat(who)
+        if game.forced is not None:
             game.forced.append((i, prompt, label))
-        text = f"{describe(who, game.seat_names)}: {label} (only option)"
-        if i is None:
-            game.log(text)
-        else:
-            telling.log_choice(game, th, frame, i, text)
+        telling.log_choice(game, th, frame, i, f"{seat_label(i, game.seat_names)}: {label} (only option)")
         return None
     i = seat(who)
     if i >= game.people:
