@@ -92,6 +92,14 @@ def test_what_a_blocks_threads_may_write_on_the_table(tmp_path, statement, write
     assert (found if found is None else set(found)) == writes
 
 
+def test_each_verb_names_the_table_sections_it_writes_from_the_table():
+    from interpreter.mechanics import COMPONENTS, FUNCTIONS, VERBS
+    for name, verb in VERBS.items():
+        assert verb.writes is None or set(verb.writes) <= set(COMPONENTS), name
+    assert VERBS["move"].writes == ("zones",) and VERBS["signal"].writes is None
+    assert not FUNCTIONS["roll"].writes_table and not FUNCTIONS["count"].writes_table
+
+
 def test_a_block_whose_writes_cannot_be_told_copies_the_whole_table(tmp_path):
     nested = "simultaneously for each p in players:\n  simultaneously for each q in players:\n    pass\n"
     rules = toy_with(tmp_path, nested)
@@ -122,6 +130,7 @@ def test_a_part_no_thread_writes_is_shared_until_someone_outside_may_write_it(tm
     assert snapshot["vars"] is not exposed["vars"] and snapshot["vars"] == exposed["vars"]
     exposed["vars"]["step"] = 7                           # a change made from outside...
     assert game.view(1)["vars"]["step"] == 0              # ...is not the round's start
+    assert game.pending()[0].options == ("step 0 deck 6 1", "step 0 deck 6 2")     # nor a label's
 
 
 def test_an_override_reaches_the_shared_parts_too(tmp_path):

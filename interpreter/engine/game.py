@@ -160,6 +160,7 @@ class Game:
         self._partial = None       # apply's checkpoint of one player's sheet (see _checkpoint)
         self._sealed = False       # only the engine has read the state: a failed call is undone by replay
         self._base = None          # the sealed game's last saved position (see _replay_point)
+        self._swap = machine.NO_SWAP   # the snapshot's parts a label swaps in (machine.labels)
         self.queued: list = []     # programs the running statement asked to run next (never saved)
         self.pause = None          # scenarios: stop(game) -> bool, asked after each statement
         self.paused = False        # stopped between statements by ``pause`` (see ``resume``)

@@ -25,10 +25,11 @@ from ..dsl import ast
 from . import budget, telling
 from .compile import compiled
 from .evaluate import Ctx, evaluate
-from ..model.values import InternalError, RuleError, describe, items_of, seat, truth
+from ..model.values import InternalError, RuleError, describe, items_of, seat, seat_label, truth
 
 WAIT = "wait"
 _UNSET = object()
+NO_SWAP = (None, ())        # ``Game._swap``: no snapshot's parts worked out yet (``labels``)
 
 
 def deep_copy(data):
@@ -381,17 +382,13 @@ def unshare(game) -> None:
     state about to be written other than by the block's threads."""
     state = game.state
     snapshot = state["flow"].get("snapshot")
+    game._swap = NO_SWAP                       # every part is held apart now (``labels``)
     if snapshot:
         for key, part in snapshot.items():
             if part is state.get(key):
                 snapshot[key] = deep_copy(part)
 
 
-# What each verb may write on the table, by component section (``mechanics.COMPONENTS``): verbs
-# not named here (auctions, hook points, tracks, which run other programs) may write anything.
-_VERB_WRITES = {"shuffle": ("zones",), "move": ("zones",), "arrange": ("zones",), "fill": ("zones",),
-                "split": ("zones",), "reveal": (), "put": ("grids",), "wall": ("grids",),
-                "log": (), "tell": (), "announce": ()}
 _ANY = "any"
 _WRITE_NOTHING = {ast.Block, ast.Amount, ast.Spend, ast.Lose, ast.Break, ast.Pass, ast.If, ast.ForEach,
                   ast.While, ast.As, ast.ChooseOne, ast.ChooseIn, ast.Literal, ast.Name, ast.ListExpr,
@@ -413,7 +410,7 @@ def table_writes(rules, node) -> frozenset | None:
     cached = node.__dict__.get("_table_writes", _UNSET)
     if cached is not _UNSET:
         return cached
-    from ..mechanics import COMPONENTS, FUNCTIONS
+    from ..mechanics import COMPONENTS, FUNCTIONS, VERBS
     keys: set = set()
     seen: set = set()
     todo = [node.body, *rules.expressions.values(), *rules.visibility.values()]
@@ -436,15 +433,18 @@ def table_writes(rules, node) -> frozenset | None:
             if tree.verb == "do" and tree.arg.__class__ is ast.Function \
                     and tree.arg.name in rules.procedures:
                 todo.append(rules.procedures[tree.arg.name][1])
-            elif tree.verb in _VERB_WRITES:
-                keys.update(COMPONENTS[section].state_key for section in _VERB_WRITES[tree.verb])
             else:
-                keys.add(_ANY)
+                verb = VERBS.get(tree.verb)    # a verb that runs programs writes anything
+                sections = verb.writes if verb is not None else None
+                if sections is None:
+                    keys.add(_ANY)
+                else:
+                    keys.update(COMPONENTS[section].state_key for section in sections)
         elif kind is ast.Function:
             if tree.name in rules.functions:
                 todo.append(rules.functions[tree.name][1])
-            elif tree.name in FUNCTIONS and not FUNCTIONS[tree.name].pure and tree.name != "roll":
-                keys.add(_ANY)                 # it may run programs (a roll draws, writing no table)
+            elif tree.name in FUNCTIONS and FUNCTIONS[tree.name].writes_table:
+                keys.add(_ANY)                 # it may run programs
         elif kind not in _WRITE_NOTHING:       # a nested block, or a kind unknown here
             keys.add(_ANY)
         todo.extend(tree.children())
@@ -473,14 +473,15 @@ def _decide(game, th, frame, count, prompt, who):
     if count == 1:
         frame["answer"] = 0
         label = built[0] if built is not None else labels(game, th, (0,))[0]
-        i = None if who is None else seat(who)
-        if game.forced is not None:            # kept for a scenario to check what was taken
+        if who is None:
+            if game.forced is not None:        # kept for a scenario to check what was taken
+                game.forced.append((None, prompt, label))
+            game.log(f"{describe(who)}: {label} (only option)")
+            return None
+        i = seat(who)
+        if game.forced is not None:
             game.forced.append((i, prompt, label))
-        text = f"{describe(who, game.seat_names)}: {label} (only option)"
-        if i is None:
-            game.log(text)
-        else:
-            telling.log_choice(game, th, frame, i, text)
+        telling.log_choice(game, th, frame, i, f"{seat_label(i, game.seat_names)}: {label} (only option)")
         return None
     i = seat(who)
     if i >= game.people:
@@ -526,11 +527,14 @@ def labels(game, th, ks=None) -> list:
     me = th["envs"][0]["self"].seat
     players = list(snapshot["players"])        # the others as the block began, the player live
     players[me] = state["players"][me]
-    live = {}
-    for key, part in snapshot.items():         # (a part no thread writes is the live one: kept)
-        if part is not state[key]:
-            live[key] = state[key]
-            state[key] = part
+    swap = game._swap
+    if swap[0] is not snapshot:                # the parts held apart, found once per snapshot
+        swap = game._swap = (snapshot, [key for key, part in snapshot.items()
+                                        if key != "players" and part is not state[key]])
+    live = {"players": state["players"]}       # (a part no thread writes is the live one: kept)
+    for key in swap[1]:
+        live[key] = state[key]
+        state[key] = snapshot[key]
     state["players"] = players
     memo = game.memo                           # kept for the live state, which comes back as it was
     game.memo = {}

@@ -18,10 +18,8 @@ taken back, so telling the table is left to the designer to declare.
 """
 from __future__ import annotations
 
-from ..dsl import ast
 
 TOLD = ("openly", "secretly", "sealed")
-_CHOICES = (ast.ChooseIn, ast.ChooseOne)
 
 
 def in_block(game, th) -> bool:
@@ -73,14 +71,14 @@ def unseal(game) -> None:
 
 def told(game, node, blocked: bool) -> str:
     """How the choice at ``node`` is told: its own word, else the default for where it is."""
-    word = getattr(node, "told", None) if node.__class__ in _CHOICES else None
+    word = getattr(node, "told", None)             # (only choices have the field)
     return word or ("sealed" if blocked else "secretly")
 
 
 def log_choice(game, th: dict, frame: dict, player: int, text: str) -> None:
     """The line saying what ``player`` chose at ``frame`` of ``th``, told as that choice declares."""
     node = game.rules.nodes[frame["n"]]
-    how = getattr(node, "told", None) if node.__class__ in _CHOICES else None
+    how = getattr(node, "told", None)              # (only choices have the field)
     if how is None:                                # as ``told`` says (the block looked up only here)
         how = "sealed" if in_block(game, th) else "secretly"
     if how == "openly":

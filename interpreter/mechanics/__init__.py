@@ -28,16 +28,22 @@ class Verb:
     carries that frame on, and if that frame can wait on a decision,
     ``labels(game, thread, frame, node, indices)`` names its options. A verb whose value is a ``program`` is given it
     as ``(root, locals)``: a procedure call or a record's effect.
+
+    ``writes``: the component sections (``COMPONENTS``) whose table part the verb may
+    write, ``()`` for none (players' sheets aside); None (the default) when it may write
+    anything or run other programs. ``simultaneously`` copies only the parts its threads
+    may write (``engine/machine.py`` ``table_writes``).
     """
 
-    __slots__ = ("run", "signature", "resume", "labels", "doc", "example")
+    __slots__ = ("run", "signature", "resume", "labels", "doc", "example", "writes")
 
     def __init__(self, run, signature: str, doc: str = "", example: str = "", resume=None,
-                 labels=None):
+                 labels=None, writes: tuple | None = None):
         self.run = run
         self.signature: VerbSignature = parse_verb(signature)
         self.resume = resume
         self.labels = labels
+        self.writes = writes
         self.doc, self.example = doc, example
 
     @property
@@ -72,15 +78,19 @@ class Function:
     (``engine/budget.py`` ``WALKS``): ``"lists"`` the lists it is given and gives,
     ``"parts"`` every part of the values it writes out; none for a call whose work does
     not grow with its values (``count`` and ``first`` read a length or one item).
+    ``writes_table``: an impure function may write the table or run programs (the
+    default); False for one that writes no table part (a roll only draws), so
+    ``simultaneously`` need not copy the table for it (``machine.table_writes``).
     """
 
-    __slots__ = ("fn", "signature", "doc", "example", "pure", "walks")
+    __slots__ = ("fn", "signature", "doc", "example", "pure", "walks", "writes_table")
 
     def __init__(self, fn, signature: str, doc: str = "", example: str = "", pure: bool = True,
-                 walks: str | None = None):
+                 walks: str | None = None, writes_table: bool = True):
         self.fn = fn
         self.signature: Signature = parse_signature(signature)
         self.doc, self.example, self.pure, self.walks = doc, example, pure, walks
+        self.writes_table = not pure and writes_table
 
     def __call__(self, ctx, args):
         return self.fn(ctx, args)
@@ -118,24 +128,24 @@ ATTRIBUTES = {
 
 VERBS = {
     # zones of cards
-    "shuffle": Verb(zones.shuffle, "shuffle zone", doc="put a zone's cards in random order", example="shuffle deck"),
-    "move": Verb(zones.move, "move number or id from zone to zone [at string]", doc="move N cards from the top, or one named card, onto another zone (at \"top\" or \"bottom\")", example="move 2 from deck to self.hand"),
-    "arrange": Verb(zones.arrange, "arrange zone to list", doc="put these cards on top of a zone, in this order, taken from where they lie", example="arrange deck to [c1, c2]"),
-    "fill": Verb(zones.fill, "fill zone with list", doc="make a zone hold exactly these cards, top first; cards it held that are not named leave play", example="fill deck with [c1, c2]"),
-    "split": Verb(zones.split, "split zone into group", doc="deal a zone's cards out over a numbered group of zones, in turn", example="split plan into pile"),
-    "reveal": Verb(zones.reveal, "reveal id or list of id to player or list of player", doc="let players see these cards where they lie", example="reveal top(deck) to self"),
+    "shuffle": Verb(zones.shuffle, "shuffle zone", doc="put a zone's cards in random order", example="shuffle deck", writes=("zones",)),
+    "move": Verb(zones.move, "move number or id from zone to zone [at string]", doc="move N cards from the top, or one named card, onto another zone (at \"top\" or \"bottom\")", example="move 2 from deck to self.hand", writes=("zones",)),
+    "arrange": Verb(zones.arrange, "arrange zone to list", doc="put these cards on top of a zone, in this order, taken from where they lie", example="arrange deck to [c1, c2]", writes=("zones",)),
+    "fill": Verb(zones.fill, "fill zone with list", doc="make a zone hold exactly these cards, top first; cards it held that are not named leave play", example="fill deck with [c1, c2]", writes=("zones",)),
+    "split": Verb(zones.split, "split zone into group", doc="deal a zone's cards out over a numbered group of zones, in turn", example="split plan into pile", writes=("zones",)),
+    "reveal": Verb(zones.reveal, "reveal id or list of id to player or list of player", doc="let players see these cards where they lie", example="reveal top(deck) to self", writes=()),
     # grids
-    "put": Verb(grids.put, "put any at room", doc="put something in an empty room of a grid", example="put token at room(self.board, 2, 3)"),
-    "wall": Verb(grids.wall, "wall side", doc="draw a wall on one side of a room", example='wall side(room(self.board, 2, 3), "e")'),
+    "put": Verb(grids.put, "put any at room", doc="put something in an empty room of a grid", example="put token at room(self.board, 2, 3)", writes=("grids",)),
+    "wall": Verb(grids.wall, "wall side", doc="draw a wall on one side of a room", example='wall side(room(self.board, 2, 3), "e")', writes=("grids",)),
     # tracks
     "advance": Verb(tracks.advance, "advance track by number", doc="move a track's marker on, running each space entered or passed", example="advance self.fame by 2"),
     # running other programs: a procedure call or a record's effect; hook points
     "do": Verb(programs.do, "do program [with record]", doc="run a procedure, or the effect written on a record", example="do take(1)"),
     "signal": Verb(programs.signal, "signal hook [with record]", doc="raise a declared hook point: every record in play with a handler for it runs it", example='signal "scored" with {who: self, amount: 2}', resume=programs.resume_chain, labels=programs.chain_labels),
     # telling players (engine/telling.py: who reads what, and when)
-    "log": Verb(telling.log, "log any", doc="write a line every player reads (as text() writes it)", example='log text(self.name, "played", c)'),
-    "tell": Verb(telling.tell, "tell player or list of player saying any", doc="write a line only these players read", example='tell self text("you saw", top(deck))'),
-    "announce": Verb(telling.announce, "announce", doc="every sealed choice made so far is told to everyone", example="announce"),
+    "log": Verb(telling.log, "log any", doc="write a line every player reads (as text() writes it)", example='log text(self.name, "played", c)', writes=()),
+    "tell": Verb(telling.tell, "tell player or list of player saying any", doc="write a line only these players read", example='tell self text("you saw", top(deck))', writes=()),
+    "announce": Verb(telling.announce, "announce", doc="every sealed choice made so far is told to everyone", example="announce", writes=()),
     # auctions (a lot or a bid is a record from lots()/bids(); see mechanics/auction.py)
     "lay": Verb(auction.lay, "lay list of id on string", doc='a new row of lots for an auction, the last ones face down as declared', example='lay [a, b, c] on "sale"', resume=auction.resume, labels=auction.labels),
     "bid": Verb(auction.bid, "bid id or none at record [with record]", doc='place a bid card on a lot, from its zone (with {down, coins, owner, value})', example='bid c at l with {down: true, coins: 1}', resume=auction.resume,
@@ -166,7 +176,7 @@ FUNCTIONS = {
     "any": Function(core.any_of, "any(list) -> bool", doc="true if some item is true", example="any(list(p.coin > 9 for p in players))", walks="lists"),
     "all": Function(core.all_of, "all(list) -> bool", doc="true if every item is true", example="all(list(count(z) == 1 for z in pile))", walks="lists"),
     "unique": Function(core.unique, "unique(list of K) -> list of K", doc="the items without repeats, in first-seen order", example="unique(closed + self.closing)", walks="lists"),
-    "roll": Function(core.roll, "roll(number) -> number", doc="a seeded die roll from 1 to N (it draws from the game's random stream, so roll in a statement)", example="roll(6)", pure=False),
+    "roll": Function(core.roll, "roll(number) -> number", doc="a seeded die roll from 1 to N (it draws from the game's random stream, so roll in a statement)", example="roll(6)", pure=False, writes_table=False),
     "keys": Function(core.keys, "keys(record) -> list of string", doc="a record's field names", example='keys({"a": 1, "b": 2})', walks="lists"),
     "with_most": Function(core.with_most, "with_most(list of K, list of number) -> list of K", doc="the items whose value is the largest (all of them on a tie)", example="with_most(players, list(p.coin for p in players))", walks="lists"),
     "with_least": Function(core.with_least, "with_least(list of K, list of number) -> list of K", doc="the items whose value is the smallest (all of them on a tie)", example="with_least(players, list(p.coin for p in players))", walks="lists"),
