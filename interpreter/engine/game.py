@@ -633,9 +633,8 @@ class Game:
         as every line written there does: the others see the block's start.
         """
         th = self.thread
-        if th is not None and telling.in_block(self, th):      # as ``log`` writes it there
-            self.state["log"].append({"text": text, "to": [th["envs"][0]["self"].seat]})
-            return
+        if th is not None and telling.in_block(self, th):
+            return self.log(text)
         key = f"{section}:{name}"
         to = None
         if self.rules.visibility.get(key) is not None:
@@ -650,10 +649,8 @@ class Game:
         names = self.seat_names
         where = f"from {describe(source, names)} to {describe(target, names)}"
         th = self.thread
-        if th is not None and telling.in_block(self, th):      # as ``log`` writes it there
-            self.state["log"].append({"text": f"{self._card_names(cards)} {where}",
-                                      "to": [th["envs"][0]["self"].seat]})
-            return
+        if th is not None and telling.in_block(self, th):
+            return self.log(f"{self._card_names(cards)} {where}")
         seats = range(len(self.state["players"]))
         shown = self._shown_to(source, seats) | self._shown_to(target, seats)
         see = [i for i in seats if i in shown] if shown else []

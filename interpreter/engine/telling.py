@@ -69,25 +69,22 @@ def unseal(game) -> None:
     game.state["sealed"] = []
 
 
-def told(game, node, blocked: bool) -> str:
-    """How the choice at ``node`` is told: its own word, else the default for where it is."""
+def told(game, node, th: dict) -> str:
+    """How the choice at ``node`` of thread ``th`` is told: its own word, else the default
+    for where it is (sealed inside ``simultaneously``, else secretly)."""
     word = getattr(node, "told", None)             # (only choices have the field)
-    return word or ("sealed" if blocked else "secretly")
+    return word or ("sealed" if in_block(game, th) else "secretly")
 
 
 def log_choice(game, th: dict, frame: dict, player: int, text: str) -> None:
     """The line saying what ``player`` chose at ``frame`` of ``th``, told as that choice declares."""
-    node = game.rules.nodes[frame["n"]]
-    how = getattr(node, "told", None)              # (only choices have the field)
-    if how is None:                                # as ``told`` says (the block looked up only here)
-        how = "sealed" if in_block(game, th) else "secretly"
+    how = told(game, game.rules.nodes[frame["n"]], th)
     if how == "openly":
         game.state["log"].append({"text": text, "to": None})
         return
     state = game.state
     state["log"].append({"text": text, "to": [player]})
     if how == "sealed":
-        others = list(range(len(state["players"])))
-        others.remove(player)                      # (a seat of this game: it is there)
+        others = [i for i in range(len(state["players"])) if i != player]
         if others:
-            state.setdefault("sealed", []).append({"text": text, "to": others})   # as ``seal``
+            seal(game, text, others)
