@@ -38,8 +38,8 @@ from ..mechanics import grids, programs, zones
 from ..mechanics.grids import ROOM_READERS, SIDE_READERS, _Geometry, edge_key
 from ..model import limits
 from ..model.limits import _SMALL as SMALL, number, sized
-from ..model.values import (Condition, Grid, Player, Room, RuleError, Side, Zone, describe, items_of, room_name,
-                            truth)
+from ..model.values import (PLAYERS, Condition, Grid, Player, Room, RuleError, Side, Zone, describe, items_of,
+                            room_name, truth)
 from . import budget
 from .compile import _BASIC, _MISSING, _PYTHON_ERRORS, _divide, _equal, _int, _member, _plus, compiled, misuse
 
@@ -171,14 +171,6 @@ def _after_of(machine):
 
 
 _GO_ON = object()
-
-
-class _Seats(dict):
-    """{seat: its player value}, each made once (a player value never changes)."""
-
-    def __missing__(self, seat: int) -> Player:
-        made = self[seat] = Player(seat)
-        return made
 
 
 def _machine_runs(game, th, frame):
@@ -375,7 +367,7 @@ class _Generator:
             "PLAIN": (int, str, type(None)), "TRACE": _trace, "SMALL": SMALL,
             "ERROR": Exception, "AFTER": _after_of(machine), "GO_ON": _GO_ON, "END": _ender(rules), "KEPT": budget.kept, "LOOP_ITEMS": _loop_items, "RANGE": range,
             "CTX": Ctx, "EVAL": evaluate, "PUSH": machine.push, "BREAK": machine._break,
-            "LOCATED": machine.located, "INTERNAL": machine.internal, "WAIT": machine.WAIT, "NESTED": _NESTED, "SEATS": _Seats(),
+            "LOCATED": machine.located, "INTERNAL": machine.internal, "WAIT": machine.WAIT, "NESTED": _NESTED, "SEATS": PLAYERS,
             "DECIDE": machine._decide, "CHOICES": machine.choices, "ITEMS_OF": items_of, "DESCRIBE": describe,
         }
         self.tracing = TRACING

@@ -9,7 +9,7 @@ rank, but are never asked a decision. ``players`` lists the people,
 """
 from __future__ import annotations
 
-from ..model.values import Player, RuleError, describe, seat
+from ..model.values import PLAYERS, Player, RuleError, describe, seat
 
 # ---------------------------------------------------------------- built-in names
 
@@ -22,14 +22,9 @@ def _all_seats(ctx) -> list:
 
 
 def _first_seats(n: int) -> list:
-    """A new list of ``Player(0)`` .. ``Player(n - 1)``: the values are made once (they never
-    change), the list each time (a list of the language is never shared)."""
-    while len(_SEATS) < n:
-        _SEATS.append(Player(len(_SEATS)))
-    return _SEATS[:n]
-
-
-_SEATS: list = []
+    """A new list of ``Player(0)`` .. ``Player(n - 1)``: the values are shared (they never
+    change), the list is new each time (a list of the language is never shared)."""
+    return [PLAYERS[i] for i in range(n)]
 
 
 BUILTINS = {

@@ -75,6 +75,18 @@ class Player(Value):
     kind = "player"
 
 
+class _Players(dict):
+    """{seat: its player value}, each made once (a player value never changes)."""
+
+    def __missing__(self, seat: int) -> Player:
+        made = self[seat] = Player(seat)
+        return made
+
+
+PLAYERS = _Players()
+"""Shared player values by seat, for code that makes many (``players``, generated code)."""
+
+
 @dataclass(slots=True, unsafe_hash=True)
 class Zone(Value):
     name: str
