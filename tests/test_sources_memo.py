@@ -39,3 +39,109 @@ def test_finding_sources_is_charged_to_the_running_step_budget(monkeypatch):
     game = Game.new(load_ruleset(HOOKS), players=2, seed=1)
     with pytest.raises(RuleError, match="no decision after"):
         game.execute('for each k in range(1, 1000):\n  x = modifier(players[2], "bonus")\n')
+
+
+# ---------------------------------------------------------------- kept across statements
+
+def _counted(game) -> list:
+    """The seats the sources function is worked out for, from now on."""
+    calls = []
+    name = game.rules.sources
+    inner = game.functions[name]
+
+    def counting(ctx, args):
+        calls.append(args[0].seat)
+        return inner(ctx, args)
+    game.functions[name] = counting
+    return calls
+
+
+def test_sources_are_kept_across_statements_while_what_they_read_stands_still():
+    """The memo goes with each statement, but a seat's list is kept with the values the
+    sources function read (here every seat's ``kept`` zone): a statement that changes
+    something else finds it again without working it out."""
+    game = Game.new(load_ruleset(HOOKS), players=2, seed=1)
+    calls = _counted(game)
+    game.execute("move crown from players[2].kept to vault\n"
+                 'heard = [modifier(players[2], "bonus")]\n'
+                 "set players[2].points to 7\n"
+                 'heard = heard + [modifier(players[2], "bonus")]')
+    assert calls == [1]
+    assert game.evaluate("heard") == [0, 0]               # the bell: its owner has no gold
+    game.execute("move crown from vault to players[2].kept\n"
+                 "set players[2].gold to 10\n"
+                 'heard = heard + [modifier(players[2], "bonus")]')
+    assert game.evaluate("heard")[-1] == 101 and calls == [1, 1]
+
+
+def test_a_kept_list_costs_what_working_it_out_costs(monkeypatch):
+    """Taken again, a kept list charges the steps working it out charged, and only where
+    working it out would have stayed within the budget: the game plays the same either way
+    (a saved game, which keeps nothing, resumes as the original went on)."""
+    from interpreter.mechanics import programs
+    game = Game.new(load_ruleset(HOOKS), players=2, seed=1)
+    game.execute("move bell from players[2].kept to players[1].kept")   # nothing kept for it
+    calls = _counted(game)
+    game.memo.clear()
+    game.steps, game.depth = 1000, 0
+    first = programs._in_play(game, 0)
+    cost = 1000 - game.steps
+    assert cost > 0 and calls == [0]                    # the generator's three records
+    game.memo.clear()
+    game.steps = 1000
+    assert programs._in_play(game, 0) == first and 1000 - game.steps == cost and calls == [0]
+    game.memo.clear()
+    game.steps, game.depth = 1000, 1                     # deeper than it was worked out: again,
+    assert programs._in_play(game, 0) == first and 1000 - game.steps == cost + 1 and calls == [0, 0]
+    for depth in (1, 0):                                 # then kept at that depth or less
+        game.memo.clear()
+        game.steps, game.depth = 1000, depth             # (nested: the call's own step too)
+        assert programs._in_play(game, 0) == first and 1000 - game.steps == cost + depth
+    for steps, depth in ((cost - 1, 0), (1000, budget.MAX_CALL_DEPTH)):
+        game.memo.clear()
+        game.steps, game.depth = steps, depth
+        with pytest.raises(RuleError):                  # as working it out does
+            programs._in_play(game, 0)
+    assert calls == [0, 0, 0, 0]
+
+
+def test_what_a_function_reads_of_the_table():
+    """``table_reads``: each seat's parts and the table's, through every function it calls;
+    None where a built-in may read anything (``get``, ``modifier``) or changes something."""
+    from interpreter.dsl.parser import parse_expression
+    from interpreter.mechanics import programs
+    rules = load_ruleset(HOOKS)
+    mine, table = programs.table_reads(rules, "in_play")
+    assert [(key, get({"kept": ["horn"], "vault": []})) for key, get in mine] == [("zones", ["horn"])]
+    assert table == ()
+
+    def reads(expr: str):
+        rules = load_ruleset(HOOKS)
+        rules.functions = dict(rules.functions, in_play=(["p"], parse_expression(expr)),
+                               helper=(["p"], parse_expression("p.seen")))
+        return programs.table_reads(rules, "in_play")
+
+    mine, table = reads("if helper(p) == none and count(vault) > 0 then list(r for r in p.kept) else []")
+    assert [(key, get({"seen": 1, "kept": 2})) for key, get in mine] == [("vars", 1), ("zones", 2)]
+    assert table == (("zones", "vault"),)
+    assert reads("if game_over then [] else list(r for r in p.kept)")[1] == (("result",),)
+    for expr in ('get(p, "gold", 0)', 'modifier(p, "bonus")', "roll(6)", "helper(p) + headroom(p, \"gold\")"):
+        assert reads(f"if {expr} == 0 then [] else list(r for r in p.kept)") is None
+
+
+def test_sources_that_read_a_part_holding_a_player_are_worked_out_each_time(tmp_path):
+    """A part whose value cannot be written as plain bytes (a player, a zone) keeps nothing:
+    its value alone might not say what it refers to."""
+    import shutil
+    folder = tmp_path / "hooks"
+    shutil.copytree(HOOKS, folder)
+    flow = folder / "flow.yaml"
+    flow.write_text(flow.read_text().replace(
+        "expr: list(r for r in p.kept)", "expr: if p.seen == none then [] else list(r for r in p.kept)"))
+    game = Game.new(load_ruleset(str(folder)), players=2, seed=1)
+    calls = _counted(game)
+    game.execute("set players[2].seen to players[1]\n"
+                 "set players[2].gold to 1\n"
+                 'heard = [modifier(players[2], "bonus")]\n'
+                 'heard = heard + [modifier(players[2], "bonus")]')
+    assert calls == [1, 1] and game.evaluate("heard") == [1, 1]

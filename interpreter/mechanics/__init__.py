@@ -68,6 +68,9 @@ class Verb:
         return self.signature.text.replace(" saying any", ' "TEXT"')
 
 
+_BY_PURITY = object()     # Function's ``reads`` left out: () when pure, None when not
+
+
 class Function:
     """A function, called as ``fn(ctx, args)``, its signature (``"count(list) -> number"``),
     meaning (``doc``) and one use (``example``).
@@ -81,16 +84,22 @@ class Function:
     ``writes_table``: an impure function may write the table or run programs (the
     default); False for one that writes no table part (a roll only draws), so
     ``simultaneously`` need not copy the table for it (``machine.table_writes``).
+    ``reads``: the component sections (``COMPONENTS``) whose table part a call reads beyond
+    the values it is given (a zone, grid or track given is read through its name), ``()``
+    for none, the default for a pure function; None for one that may read anything (runs a
+    ruleset program or a condition field: the default for an impure one). What a ruleset
+    function reads is worked out from them (``programs`` keeps the seats' sources by it).
     """
 
-    __slots__ = ("fn", "signature", "doc", "example", "pure", "walks", "writes_table")
+    __slots__ = ("fn", "signature", "doc", "example", "pure", "walks", "writes_table", "reads")
 
     def __init__(self, fn, signature: str, doc: str = "", example: str = "", pure: bool = True,
-                 walks: str | None = None, writes_table: bool = True):
+                 walks: str | None = None, writes_table: bool = True, reads=_BY_PURITY):
         self.fn = fn
         self.signature: Signature = parse_signature(signature)
         self.doc, self.example, self.pure, self.walks = doc, example, pure, walks
         self.writes_table = not pure and writes_table
+        self.reads = (() if pure else None) if reads is _BY_PURITY else reads
 
     def __call__(self, ctx, args):
         return self.fn(ctx, args)
@@ -176,19 +185,19 @@ FUNCTIONS = {
     "any": Function(core.any_of, "any(list) -> bool", doc="true if some item is true", example="any(list(p.coin > 9 for p in players))", walks="lists"),
     "all": Function(core.all_of, "all(list) -> bool", doc="true if every item is true", example="all(list(count(z) == 1 for z in pile))", walks="lists"),
     "unique": Function(core.unique, "unique(list of K) -> list of K", doc="the items without repeats, in first-seen order", example="unique(closed + self.closing)", walks="lists"),
-    "roll": Function(core.roll, "roll(number) -> number", doc="a seeded die roll from 1 to N (it draws from the game's random stream, so roll in a statement)", example="roll(6)", pure=False, writes_table=False),
+    "roll": Function(core.roll, "roll(number) -> number", doc="a seeded die roll from 1 to N (it draws from the game's random stream, so roll in a statement)", example="roll(6)", pure=False, writes_table=False, reads=()),
     "keys": Function(core.keys, "keys(record) -> list of string", doc="a record's field names", example='keys({"a": 1, "b": 2})', walks="lists"),
     "with_most": Function(core.with_most, "with_most(list of K, list of number) -> list of K", doc="the items whose value is the largest (all of them on a tie)", example="with_most(players, list(p.coin for p in players))", walks="lists"),
     "with_least": Function(core.with_least, "with_least(list of K, list of number) -> list of K", doc="the items whose value is the smallest (all of them on a tie)", example="with_least(players, list(p.coin for p in players))", walks="lists"),
     "sort": Function(core.sort, "sort(list of K) -> list of K", doc="the items smallest first (numbers, strings, or lists compared element by element)", example="sort(list(c.value for c in self.hand))", walks="lists"),
     "sort_by": Function(core.sort_by, "sort_by(list of K, list) -> list of K", doc="the items in the order of their keys, smallest first; a key may be a list, compared element by element", example="sort_by(players, list([-p.coin, p.seat] for p in players))", walks="lists"),
     "join": Function(core.join, "join(list, string) -> string", doc="the items written out (as text() writes them) with a separator between", example='join(list(c.name for c in self.hand), ", ")', walks="parts"),
-    "headroom": Function(core.headroom, "headroom(player, string) -> number", doc="how much more of a counter may still be gained (ceiling and earning cap)", example='headroom(self, "coin")'),
+    "headroom": Function(core.headroom, "headroom(player, string) -> number", doc="how much more of a counter may still be gained (ceiling and earning cap)", example='headroom(self, "coin")', reads=None),
     "effect": Function(core.effect, "effect(id, string) -> effect", doc="the effect written in a field of a record, to run with do", example='effect(c, "bonus")'),
     "list": Function(core.as_list, "list(list of K) -> list of K", doc="the items a generator collects, as a list", example="list(p.coin for p in players)", walks="lists"),
     "flatten": Function(core.flatten, "flatten(list of list of K) -> list of K", doc="one list of the items of several lists", example="flatten(list(p.hand for p in players))", walks="lists"),
     "text": Function(core.text, "text(any...) -> string", doc="the values written out for people, separated by spaces", example='text(self.name, "has", self.coin, "coin")', walks="parts"),
-    "get": Function(core.get, "get(any, string, any) -> any", doc="a field of a record, or the default when it has none", example='get(c, "bonus", 0)'),
+    "get": Function(core.get, "get(any, string, any) -> any", doc="a field of a record, or the default when it has none", example='get(c, "bonus", 0)', reads=None),
     # seats and programs
     "turn_order": Function(seats.turn_order, "turn_order(player) -> list of player", doc="every person clockwise (to the left), starting with this one", example="turn_order(self)"),
     "next_player": Function(seats.next_player, "next_player(player) -> player", doc="the person after this one, clockwise (their left)", example="next_player(self)"),
@@ -215,11 +224,11 @@ FUNCTIONS = {
     "components": Function(graphs.components, "components(graph, list of id) -> list of list of id", doc="the connected groups among some nodes", example="components(borders, self.lands)", walks="lists"),
     "reach": Function(graphs.reach, "reach(graph, id, list of id) -> list of id", doc="every node of a list reachable from a node through that list", example="reach(borders, home, self.lands)", walks="lists"),
     # auctions
-    "lots": Function(auction.lots, "lots(string) -> list of record", doc='the row of an auction, in order, as lot records', example='lots("sale")'),
-    "bids": Function(auction.bids, "bids(record) -> list of record", doc='the bids on a lot, in the order they were placed', example='bids(l)'),
-    "bid_total": Function(auction.bid_total, "bid_total(record, player) -> number", doc="a bidder's values plus coins on a lot (0 with no bid there)", example='bid_total(l, self)'),
+    "lots": Function(auction.lots, "lots(string) -> list of record", doc='the row of an auction, in order, as lot records', example='lots("sale")', reads=("auctions",)),
+    "bids": Function(auction.bids, "bids(record) -> list of record", doc='the bids on a lot, in the order they were placed', example='bids(l)', reads=("auctions",)),
+    "bid_total": Function(auction.bid_total, "bid_total(record, player) -> number", doc="a bidder's values plus coins on a lot (0 with no bid there)", example='bid_total(l, self)', reads=("auctions",)),
     "ranking": Function(auction.ranking, "ranking(record) -> list of player", doc='the bidders on a lot, best first, ties by the declared tie order', example='first(ranking(l))', pure=False),
-    "resolving": Function(auction.resolving, "resolving(string) -> record or none", doc='the lot being resolved now, or none', example='resolving("sale")'),
+    "resolving": Function(auction.resolving, "resolving(string) -> record or none", doc='the lot being resolved now, or none', example='resolving("sale")', reads=("auctions",)),
     "stack_limit": Function(auction.stack_limit, "stack_limit(string, player, id, bool) -> number or none", doc='the coins a card may hold on that face, or none', example='stack_limit("sale", self, c, true)', pure=False),
 }
 

@@ -31,7 +31,7 @@ where the declared ``won_to``/``lost_to`` functions say.
 from __future__ import annotations
 
 from ..dsl.kinds import STRING
-from ..model.values import Player, RuleError, Zone, describe, seat, zone_list
+from ..model.values import PLAYERS, RuleError, Zone, describe, seat, zone_list
 from . import programs
 from .zones import _forget
 from .component import HIDDEN, ComponentKind
@@ -132,7 +132,7 @@ def _limit(game, name, owner: int, card, down: bool):
         return None
     key = _spec(game, name).get("stack_modifier")
     if key is not None:
-        limit += programs.modifier(_Ctx(game), [Player(owner), key])
+        limit += programs.modifier(_Ctx(game), [PLAYERS[owner], key])
     return max(0, limit)
 
 
@@ -144,7 +144,7 @@ class _Ctx:
 
 
 def _tokens(tokens) -> list:
-    return [{"kind": t["kind"], "owner": None if t["owner"] is None else Player(t["owner"]),
+    return [{"kind": t["kind"], "owner": None if t["owner"] is None else PLAYERS[t["owner"]],
              "side": t["side"]} for t in tokens]
 
 
@@ -156,14 +156,14 @@ def lot_record(game, name, k: int) -> dict:
 def _lot_record(name, k: int, lot: dict) -> dict:
     buyer, tokens = lot["buyer"], lot["tokens"]
     return {"auction": name, "lot": k, "id": lot["id"], "blind": lot["blind"], "down": lot["down"],
-            "status": lot["status"], "buyer": None if buyer is None else Player(buyer),
+            "status": lot["status"], "buyer": None if buyer is None else PLAYERS[buyer],
             "price": lot["price"], "tokens": _tokens(tokens) if tokens else []}
 
 
 def bid_record(game, name, bid) -> dict:
     """What content sees of a bid: a record (a snapshot, not live)."""
-    return {"auction": name, "bid": bid["n"], "lot": bid["lot"], "owner": Player(bid["owner"]),
-            "by": Player(bid["by"]), "card": bid["card"], "value": _printed(game, name, bid),
+    return {"auction": name, "bid": bid["n"], "lot": bid["lot"], "owner": PLAYERS[bid["owner"]],
+            "by": PLAYERS[bid["by"]], "card": bid["card"], "value": _printed(game, name, bid),
             "down": bid["down"], "coins": bid["coins"], "tokens": _tokens(bid["tokens"]) if bid["tokens"] else []}
 
 
@@ -188,7 +188,7 @@ def _ranking(game, name, k: int) -> list:
         if tie is None:
             keys[who] = who
         else:
-            key = _function(game, tie, [Player(who), lot_record(game, name, k)], who)
+            key = _function(game, tie, [PLAYERS[who], lot_record(game, name, k)], who)
             if type(key) is not int and not (type(key) is list and all(type(x) is int for x in key)):
                 raise RuleError(f"the tie function '{tie}' must give a number or a list of numbers, "
                                 f"got {describe(key)}")
@@ -200,7 +200,7 @@ def _ranking(game, name, k: int) -> list:
 def _function(game, fname: str, args: list, i: int | None):
     """Flow function ``fname`` (its arity checked at load) called as a ruleset function is
     inside a statement: its generated code, the memo and the running step budget."""
-    env = {"self": None if i is None else Player(i)}
+    env = {"self": None if i is None else PLAYERS[i]}
     return game.functions[fname](programs.context(game, env), args)
 
 
@@ -229,7 +229,7 @@ def ranking(ctx, args):
     once fixed at its resolution (``ranked``), that order, also after the lot is settled"""
     name, data, k = _lot_only(ctx.game, args[0], "ranking()")
     fixed = data["lots"][k - 1]["ranking"]
-    return [Player(who) for who in (_ranking(ctx.game, name, k) if fixed is None else fixed)]
+    return [PLAYERS[who] for who in (_ranking(ctx.game, name, k) if fixed is None else fixed)]
 
 
 def resolving(ctx, args):
@@ -545,42 +545,14 @@ _ROW_ONLY = {"turn_lot", "reveal", "rank", "offer", "decide", "clear_coins", "ef
 def _sources_apart(rules) -> bool:
     """Whether the ruleset's sources function (and every function, condition field and
     built-in it reaches) reads no auction: its results outlast a step that changes only the
-    row. Unknown or indirect readers (``modifier``, ``get``) count as reading one."""
+    row. A built-in that may read anything (``Function.reads`` None: ``modifier``, ``get``)
+    or an unknown one counts as reading one (``programs.table_reads``)."""
     apart = rules.__dict__.get("_sources_apart")
     if apart is None:
-        apart = rules._sources_apart = rules.sources is None or not _reads_auctions(rules)
+        reads = None if rules.sources is None else programs.table_reads(rules, rules.sources)
+        apart = rules._sources_apart = rules.sources is None or (
+            reads is not None and all(path[0] != KIND.state_key for path in reads[1]))
     return apart
-
-
-def _reads_auctions(rules) -> bool:
-    from . import FUNCTIONS                  # the table imports this module
-    from ..dsl import ast
-    from ..model.values import Condition
-    conditions: dict = {}                   # field name -> the expressions of its condition fields
-    for record in rules.entities.values():
-        for field, value in record.items():
-            if type(value) is Condition:
-                conditions.setdefault(field, []).append(rules.expressions[value.key])
-    trees, seen = [rules.functions[rules.sources][1]], {rules.sources}
-    while trees:
-        stack = [trees.pop()]
-        while stack:
-            node = stack.pop()
-            stack.extend(node.children())
-            cls = node.__class__
-            if cls is ast.Function or cls is ast.Generator:
-                if node.name in rules.functions:
-                    if node.name not in seen:
-                        seen.add(node.name)
-                        trees.append(rules.functions[node.name][1])
-                    continue
-                entry = FUNCTIONS.get(node.name)
-                if entry is None or entry.fn.__module__ == __name__ or node.name in ("modifier", "get"):
-                    return True
-            elif cls is ast.Attribute and ("field", node.name) not in seen:
-                seen.add(("field", node.name))          # a condition field is an expression too
-                trees.extend(conditions.get(node.name, ()))
-    return False
 
 
 def _machine():
@@ -602,7 +574,7 @@ def _names(game, name, raw: dict) -> dict:
         elif key == "bid":
             out[key] = bid_record(game, name, _bid(_data(game, name), value))
         elif key in ("bidder", "buyer"):
-            out[key] = Player(value)
+            out[key] = PLAYERS[value]
         else:
             out[key] = value
     return out
@@ -655,7 +627,7 @@ def _step_offer(game, th, frame, name, k, i):
         price = sum(_printed(game, name, b) for b in _bids_at(data, k) if b["owner"] == who)
         key = _spec(game, name).get("price_modifier")
         if key is not None:
-            price += programs.modifier(_Ctx(game), [Player(who), key])
+            price += programs.modifier(_Ctx(game), [PLAYERS[who], key])
         price = max(0, price)
     data["offer"] = {"to": who, "price": price, "fees": []}
     _then(frame, [["signal", "price_computed", {"lot": k, "bidder": who, "price": price}],
@@ -686,7 +658,7 @@ def _step_decide(game, th, frame, name, k, i):
             buys = False
         else:
             if "answer" not in frame:
-                waiting = game.decide(th, frame, 2, f"buy lot {k}?", Player(who))
+                waiting = game.decide(th, frame, 2, f"buy lot {k}?", PLAYERS[who])
                 if waiting is not None:
                     return waiting
             buys = frame.pop("answer") == 0
@@ -752,7 +724,7 @@ def _step_effect(game, th, frame, name, n, which):
     effect = game.rules.entities[bid["card"]].get(_field(game, name, which))
     if effect is None:
         return None
-    env = {"self": Player(bid["owner"]), "this": bid["card"],
+    env = {"self": PLAYERS[bid["owner"]], "this": bid["card"],
            "lot": lot_record(game, name, bid["lot"]), "bid": bid_record(game, name, bid)}
     frame["todo"].pop(0)                                # done once pushed: the call runs next
     th["envs"].append(env)
@@ -769,7 +741,7 @@ def _step_settle(game, th, frame, name, k):
         if bid["card"] is not None:
             fname = spec["won_to" if lot["status"] == "bought" and bid["owner"] == lot["buyer"]
                          else "lost_to"]
-            _place(game, fname, [bid["card"], Player(bid["owner"])], bid["card"], bid["owner"])
+            _place(game, fname, [bid["card"], PLAYERS[bid["owner"]]], bid["card"], bid["owner"])
         _forget_seen(data, "bid", bid["n"])
     data["bids"] = [bid for bid in data["bids"] if bid["lot"] != k]
     data["current"] = None

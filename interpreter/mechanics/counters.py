@@ -9,7 +9,7 @@ after every gain, even in the middle of an effect.
 """
 from __future__ import annotations
 
-from ..model.values import Player, RuleError
+from ..model.values import PLAYERS, RuleError
 from ..dsl.kinds import NUMBER
 from .component import ComponentKind, visible_plain
 
@@ -54,7 +54,7 @@ class Counters:
         if hook is None:
             return
         params, root = self.game.rules.procedures[hook]
-        env = {"self": Player(i)}
+        env = {"self": PLAYERS[i]}
         if params:                                  # the procedure may take the amount gained
             env[params[0]] = amount
         self.game.call(root, env)

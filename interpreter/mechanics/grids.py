@@ -7,7 +7,7 @@ boundary is allowed and blocks nothing. Reachability walks the geometry built on
 """
 from __future__ import annotations
 
-from ..model.values import Grid, Player, Room, RuleError, Side, describe
+from ..model.values import Grid, PLAYERS, Room, RuleError, Side, describe
 from ..dsl.kinds import GRID
 from .component import ComponentKind, visible_plain
 
@@ -138,7 +138,7 @@ def attribute(value, name: str, ctx):
 
 
 def _owner(value):
-    return None if value.of is None else Player(value.of)
+    return None if value.of is None else PLAYERS[value.of]
 
 
 def _no(value, name):

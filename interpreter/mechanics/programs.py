@@ -20,7 +20,11 @@ source with an ``active`` field counts only while that condition holds.
 """
 from __future__ import annotations
 
-from ..model.values import Player, RuleError, describe, seat
+import marshal
+from operator import itemgetter
+
+from ..dsl import ast
+from ..model.values import Condition, PLAYERS, RuleError, describe, seat
 
 
 def do(ctx, arg, kw) -> None:
@@ -51,16 +55,18 @@ def sources(game, i: int) -> list:
 
 def _in_play(game, i: int) -> list:
     """The record ids the sources function gives for seat ``i``, active or not (memo kept)."""
-    name = game.rules.sources
-    if name is None:
-        return []
     key = ("$in_play", i)
     kept = game.memo.get(key)
-    if kept is not None:
-        return kept
+    if kept is None:
+        kept = game.memo[key] = _kept_found(game, i)
+    return kept
+
+
+def _found(game, name: str, i: int) -> list:
+    """The sources function's list for seat ``i``, checked."""
     # Called as a ruleset function is (its generated code, the memo, the caller's step budget),
     # not evaluated as a tree: that ran the closures, and gave every call a fresh budget.
-    me = Player(i)
+    me = PLAYERS[i]
     found = game.functions[name](context(game, {"self": me}), [me])
     try:                                      # only strings are ids: no other value is a key
         ids = type(found) is list and all(map(game.rules.entities.__contains__, found))
@@ -69,8 +75,163 @@ def _in_play(game, i: int) -> list:
     if not ids:
         raise RuleError(f"the sources function '{name}' must give a list of record ids, "
                         f"got {describe(found)}")
-    game.memo[key] = found
     return found
+
+
+# ---------------------------------------------------------------- sources kept across statements
+#
+# The memo is cleared whenever content runs, yet a seat's sources seldom change: the
+# sources function reads a few parts of the table (``table_reads``), and while those hold
+# the same values it gives the same list. So each seat's list is kept on the game with the
+# values it was worked out from (their ``marshal`` bytes, which tell true from 1; a part
+# holding a zone, grid or player value cannot be written so, and keeps nothing), and taken
+# again while they match. Worked out, it runs with a memo of its own, so what it costs is
+# a function of those values alone; taken again, that cost is charged again, and only where
+# working it out would not have run out of budget (steps, call depth): a game plays the
+# same whether the list was kept or not, a saved game resumed the same as the original.
+
+def _kept_found(game, i: int) -> list:
+    rules = game.rules
+    try:
+        reads = rules._sources_reads
+    except AttributeError:                    # once per ruleset
+        reads = rules._sources_reads = None if rules.sources is None else table_reads(rules, rules.sources)
+    if reads is None or game.tracer is not None:
+        return [] if rules.sources is None else _found(game, rules.sources, i)
+    memo = game.memo
+    mark = memo.get(_MARK, _NO_MARK)
+    if mark is _NO_MARK:                      # once per memo: the table stands still meanwhile
+        mark = memo[_MARK] = _marked(game.state, reads)
+    if mark is None:
+        return _found(game, rules.sources, i)
+    try:
+        kept = game._sources_kept
+        if kept[0] != mark:
+            kept = game._sources_kept = (mark, {})
+    except AttributeError:
+        kept = game._sources_kept = (mark, {})
+    depth = game.depth
+    entry = kept[1].get(i)
+    if entry is not None:                     # its cost, and the call's own step when nested
+        cost = entry[1] + (depth > 0)
+        if depth <= entry[2] and game.steps >= cost:
+            game.steps -= cost
+            return entry[0]
+    steps = game.steps
+    game.memo = {}
+    try:
+        found = _found(game, rules.sources, i)
+    finally:
+        game.memo = memo
+    kept[1][i] = (found, steps - game.steps - (depth > 0), depth)
+    return found
+
+
+_MARK = ("$reads",)                           # the memo's key of the values the sources read
+_NO_MARK = object()
+
+
+def _marked(state: dict, reads: tuple):
+    """The bytes of the table parts ``reads`` names (None when a part cannot be written)."""
+    mine, table = reads
+    try:
+        parts = [get(sheet[key]) for sheet in state["players"] for key, get in mine]
+        for path in table:
+            part = state
+            for step in path:
+                part = part[step]
+            parts.append(part)
+        return marshal.dumps(parts, 2)
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def table_reads(rules, name: str):
+    """What ruleset function ``name`` reads of the table (and every function, condition field
+    and built-in it reaches), found once per ruleset: ``(mine, table)``, each seat's parts as
+    ``(state key, getter of them)`` pairs and the table's as paths of keys; None when it may
+    read more than its names say (a built-in that says so, an impure or unknown one, a
+    statement). A player component is read for every seat; a seat, an entity, a constant or
+    a record's plain field is no part of the table.
+    """
+    found = rules.__dict__.setdefault("_table_reads", {})
+    if name not in found:
+        found[name] = _table_reads(rules, name)
+    return found[name]
+
+
+def _table_reads(rules, name: str):
+    from . import COMPONENTS, FUNCTIONS        # the table imports this module
+    mine: dict = {}                            # state key -> names (None: all of it)
+    table: set = set()                         # paths of keys into the state
+    conditions: dict = {}                      # field name -> the expressions of its condition fields
+    for record in rules.entities.values():
+        for field, value in record.items():
+            if type(value) is Condition:
+                conditions.setdefault(field, []).append(rules.expressions[value.key])
+    trees, seen = [rules.functions[name][1]], {name}
+    while trees:
+        stack = [trees.pop()]
+        while stack:
+            node = stack.pop()
+            cls = node.__class__
+            if cls not in _EXPRESSIONS:
+                return None
+            stack.extend(node.children())
+            if cls is ast.Name:
+                tag, kind = rules.names.get(node.id, (None, None))
+                if kind is None or tag not in ("mine", "table", "builtin"):
+                    continue                   # a local, a seat, a constant, an entity, a table's ids
+                if tag == "builtin":
+                    if node.id in ("game_over", "winners"):
+                        table.add(("result",))
+                elif kind.state_key is not None:
+                    if tag == "mine":
+                        _read(mine, kind.state_key, node.id)
+                    else:
+                        table.add((kind.state_key, node.id))
+            elif cls is ast.Attribute:
+                kind = rules.player_components.get(node.name)
+                if kind is not None and kind.state_key is not None:
+                    _read(mine, kind.state_key, node.name)
+                elif node.name == "place":
+                    table.add(("result",))
+                if ("field", node.name) not in seen:    # a condition field is an expression too
+                    seen.add(("field", node.name))
+                    trees.extend(conditions.get(node.name, ()))
+            elif cls is ast.Function or cls is ast.Generator:
+                if node.name in rules.functions:
+                    if node.name not in seen:
+                        seen.add(node.name)
+                        trees.append(rules.functions[node.name][1])
+                    continue
+                entry = FUNCTIONS.get(node.name)
+                if entry is None or not entry.pure or entry.reads is None:
+                    return None
+                for section in entry.reads:           # a section read whole
+                    kind = COMPONENTS[section]
+                    if kind.where != "table":
+                        mine[kind.state_key] = None
+                    if kind.where != "player":
+                        table.add((kind.state_key,))
+    getters = tuple((key, _whole if names is None else itemgetter(*sorted(names)))
+                    for key, names in sorted(mine.items()))
+    return getters, tuple(sorted(table))
+
+
+def _read(mine: dict, key: str, name: str) -> None:
+    names = mine.setdefault(key, set())
+    if names is not None:                     # (None: the whole part is read)
+        names.add(name)
+
+
+def _whole(part):
+    return part
+
+
+_EXPRESSIONS = {ast.Literal, ast.Name, ast.ListExpr, ast.DictExpr, ast.Attribute, ast.Index,
+                ast.Function, ast.Generator, ast.BinOp, ast.BoolOp, ast.Conditional, ast.Not,
+                ast.Negate}
 
 
 def keep_in_play(game) -> None:
@@ -177,12 +338,12 @@ def resume_chain(game, th, frame, node):
     if len(mine) > 1 and owner < game.people:
         if "answer" not in frame:
             prompt = f"which first, on {frame['hook'].replace('_', ' ')}"
-            waiting = game.decide(th, frame, len(mine), prompt, Player(owner))
+            waiting = game.decide(th, frame, len(mine), prompt, PLAYERS[owner])
             if waiting is not None:
                 return waiting
         pick = mine[frame.pop("answer")]
     entry = chain.pop(pick)
-    env = dict(frame["names"], self=Player(owner), this=entry["record"])
+    env = dict(frame["names"], self=PLAYERS[owner], this=entry["record"])
     th["envs"].append(env)
     game.push_call(th, game.rules.effects[entry["effect"]])
     return None

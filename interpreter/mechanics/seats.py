@@ -9,7 +9,7 @@ rank, but are never asked a decision. ``players`` lists the people,
 """
 from __future__ import annotations
 
-from ..model.values import PLAYERS, Player, RuleError, describe, seat
+from ..model.values import PLAYERS, RuleError, describe, seat
 
 # ---------------------------------------------------------------- built-in names
 
@@ -33,7 +33,7 @@ BUILTINS = {
     "player_count": lambda ctx: ctx.game.people,
     "options": lambda ctx: ctx.game.state["options"],
     "game_over": lambda ctx: ctx.game.state["result"] is not None,
-    "winners": lambda ctx: [Player(i) for i in (ctx.game.state["result"] or {}).get("winners", [])],
+    "winners": lambda ctx: [PLAYERS[i] for i in (ctx.game.state["result"] or {}).get("winners", [])],
 }
 
 
@@ -47,7 +47,7 @@ BUILTIN_KINDS = {"players": "list of player", "seats": "list of player", "player
 def _neighbour(i: int, step: int, ctx):
     """The next person clockwise (step 1) or anticlockwise; scripted seats have none."""
     n = ctx.game.people
-    return Player((i + step) % n) if i < n else None
+    return PLAYERS[(i + step) % n] if i < n else None
 
 
 def _neighbours(i: int, ctx) -> list:
@@ -87,7 +87,7 @@ def turn_order(ctx, args):
     n = ctx.game.people
     if start >= n:
         raise RuleError(f"{describe(args[0])} is a scripted seat, not in the turn order")
-    return [Player((start + k) % n) for k in range(n)]
+    return [PLAYERS[(start + k) % n] for k in range(n)]
 
 
 def next_player(ctx, args):
@@ -96,7 +96,7 @@ def next_player(ctx, args):
     n = ctx.game.people
     if start >= n:
         raise RuleError(f"{describe(args[0])} is a scripted seat, not in the turn order")
-    return Player((start + 1) % n)
+    return PLAYERS[(start + 1) % n]
 
 
 def players_after(ctx, args):
@@ -106,4 +106,4 @@ def players_after(ctx, args):
     n = ctx.game.people
     if start >= n:
         raise RuleError(f"{describe(args[0])} is a scripted seat, not in the turn order")
-    return [Player((start + k) % n) for k in range(1, n + 1)]
+    return [PLAYERS[(start + k) % n] for k in range(1, n + 1)]

@@ -14,7 +14,7 @@ or of the nearest space to its left that has it (an income track).
 """
 from __future__ import annotations
 
-from ..model.values import Player, RuleError, Track, describe
+from ..model.values import PLAYERS, RuleError, Track, describe
 from ..dsl.kinds import TRACK
 from .component import ComponentKind, visible_plain
 
@@ -55,7 +55,7 @@ def attribute(track: Track, name: str, ctx):
     if name == "last":
         return len(_spaces(game, track))
     if name == "owner":
-        return None if track.of is None else Player(track.of)
+        return None if track.of is None else PLAYERS[track.of]
     raise RuleError(f"a track has no '{name}' (it has position, space, last)")
 
 
@@ -86,7 +86,7 @@ def advance(ctx, arg, kw) -> None:
     who = "" if track.of is None else f"{game.seat_name(track.of)}: "
     game.log_to_viewers(f"{who}{track.name} {'up' if steps >= 0 else 'down'} to {end}", "tracks",
                         track.name, track.of)
-    owner = ctx.env.get("self") if track.of is None else Player(track.of)
+    owner = ctx.env.get("self") if track.of is None else PLAYERS[track.of]
     field = spec.get("enter", "enter")
     for rid in spaces[at:end]:                      # entered or passed, in order
         effect = game.rules.entities[rid].get(field)
