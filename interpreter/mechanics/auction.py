@@ -63,9 +63,10 @@ FIELD_WORDS = {"value": "printed value", "limit_up": "stack limit face up",
 # ---------------------------------------------------------------- reading the data
 
 def _data(game, name) -> dict:
-    if type(name) is not str or name not in game.rules.declared["auctions"]:
-        raise RuleError(f"{describe(name)} is not a declared auction")
-    return game.state["auctions"][name]
+    try:                                      # the state holds the declared auctions alone
+        return game.state["auctions"][name]
+    except (KeyError, TypeError):
+        raise RuleError(f"{describe(name)} is not a declared auction") from None
 
 
 def _spec(game, name) -> dict:
@@ -73,7 +74,8 @@ def _spec(game, name) -> dict:
 
 
 def _field(game, name, key) -> str:
-    return _spec(game, name).get("fields", {}).get(key, FIELDS[key])
+    fields = game.rules.declared["auctions"][name].get("fields")
+    return FIELDS[key] if fields is None else fields.get(key, FIELDS[key])
 
 
 def _ref(game, value, what: str) -> tuple:

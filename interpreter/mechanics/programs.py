@@ -21,7 +21,8 @@ source with an ``active`` field counts only while that condition holds.
 from __future__ import annotations
 
 import marshal
-from operator import itemgetter
+from itertools import compress, repeat
+from operator import is_not, itemgetter
 
 from ..dsl import ast
 from ..model.values import Condition, PLAYERS, RuleError, describe, seat
@@ -54,12 +55,51 @@ def sources(game, i: int) -> list:
 
 
 def _in_play(game, i: int) -> list:
-    """The record ids the sources function gives for seat ``i``, active or not (memo kept)."""
-    key = ("$in_play", i)
-    kept = game.memo.get(key)
-    if kept is None:
-        kept = game.memo[key] = _kept_found(game, i)
-    return kept
+    """The record ids the sources function gives for seat ``i``, active or not."""
+    return _lists(game, (i,))[0]
+
+
+def _lists(game, seats) -> list:
+    """The record ids the sources function gives for each of ``seats``, active or not (memo
+    kept; kept across statements, ``_kept``)."""
+    memo = game.memo
+    kept = memo.get(_KEPT)
+    if kept is None:                          # once per memo: the table stands still meanwhile
+        kept = memo[_KEPT] = _kept(game)
+    if kept is not False and len(seats) > 1 and _EVERY in kept:
+        keys, lists, cost, deepest = kept[_EVERY]        # every seat kept, none asked yet:
+        depth = game.depth                               # as one seat after another would
+        cost += len(lists) * (depth > 0)
+        if depth <= deepest and game.steps >= cost and len(seats) == len(lists) and memo.keys().isdisjoint(keys):
+            game.steps -= cost
+            memo.update(keys)
+            return list(map(lists.__getitem__, seats))
+    out = []
+    for i in seats:
+        key = _KEYS[i]
+        found = memo.get(key)
+        if found is None:
+            entry = None if kept is False else kept.get(i)
+            depth = game.depth                # its cost, and the call's own step when nested
+            if entry is not None and depth <= entry[2] and game.steps >= entry[1] + (depth > 0):
+                game.steps -= entry[1] + (depth > 0)
+                found = entry[0]
+            else:
+                found = _work_out(game, i, kept)
+            memo[key] = found
+        out.append(found)
+    return out
+
+
+class _Keys(dict):
+    """Seat -> its memo key, each made once."""
+
+    def __missing__(self, i: int) -> tuple:
+        made = self[i] = ("$in_play", i)
+        return made
+
+
+_KEYS = _Keys()
 
 
 def _found(game, name: str, i: int) -> list:
@@ -90,52 +130,58 @@ def _found(game, name: str, i: int) -> list:
 # working it out would not have run out of budget (steps, call depth): a game plays the
 # same whether the list was kept or not, a saved game resumed the same as the original.
 
-def _kept_found(game, i: int) -> list:
+def _kept(game):
+    """The seats' lists kept for the values the sources function reads now: seat -> (list,
+    its step cost at the top, the call depth it was worked out at); False when none can be."""
     rules = game.rules
     try:
         reads = rules._sources_reads
     except AttributeError:                    # once per ruleset
         reads = rules._sources_reads = None if rules.sources is None else table_reads(rules, rules.sources)
     if reads is None or game.tracer is not None:
-        return [] if rules.sources is None else _found(game, rules.sources, i)
-    memo = game.memo
-    mark = memo.get(_MARK, _NO_MARK)
-    if mark is _NO_MARK:                      # once per memo: the table stands still meanwhile
-        mark = memo[_MARK] = _marked(game.state, reads)
+        return False
+    mark = _marked(game.state, reads)
     if mark is None:
-        return _found(game, rules.sources, i)
-    try:
-        kept = game._sources_kept
-        if kept[0] != mark:
-            kept = game._sources_kept = (mark, {})
-    except AttributeError:
+        return False
+    kept = game.__dict__.get("_sources_kept")
+    if kept is None or kept[0] != mark:
         kept = game._sources_kept = (mark, {})
-    depth = game.depth
-    entry = kept[1].get(i)
-    if entry is not None:                     # its cost, and the call's own step when nested
-        cost = entry[1] + (depth > 0)
-        if depth <= entry[2] and game.steps >= cost:
-            game.steps -= cost
-            return entry[0]
-    steps = game.steps
+    return kept[1]
+
+
+def _work_out(game, i: int, kept) -> list:
+    """Seat ``i``'s list worked out; to be kept (``kept`` not False), with a memo of its own,
+    so that its cost is a function of the values read alone."""
+    name = game.rules.sources
+    if kept is False:
+        return [] if name is None else _found(game, name, i)
+    memo, steps, depth = game.memo, game.steps, game.depth
     game.memo = {}
     try:
-        found = _found(game, rules.sources, i)
+        found = _found(game, name, i)
     finally:
         game.memo = memo
-    kept[1][i] = (found, steps - game.steps - (depth > 0), depth)
+    kept[i] = (found, steps - game.steps - (depth > 0), depth)
+    n = len(game.state["players"])
+    if len(kept) - (_EVERY in kept) == n:     # every seat kept: their sums, for _lists
+        entries = [kept[k] for k in range(n)]
+        kept[_EVERY] = ({_KEYS[k]: entry[0] for k, entry in enumerate(entries)},
+                        [entry[0] for entry in entries], sum(entry[1] for entry in entries),
+                        min(entry[2] for entry in entries))
     return found
 
 
-_MARK = ("$reads",)                           # the memo's key of the values the sources read
-_NO_MARK = object()
+_KEPT = ("$kept",)                            # the memo's key of the lists kept for its state
+_EVERY = "$every"                             # the kept lists' key of every seat's at once
 
 
 def _marked(state: dict, reads: tuple):
     """The bytes of the table parts ``reads`` names (None when a part cannot be written)."""
     mine, table = reads
     try:
-        parts = [get(sheet[key]) for sheet in state["players"] for key, get in mine]
+        parts: list = []
+        for part, get in mine:                # each kind's part of every sheet, at C speed
+            parts += map(get, map(part, state["players"]))
         for path in table:
             part = state
             for step in path:
@@ -149,7 +195,8 @@ def _marked(state: dict, reads: tuple):
 def table_reads(rules, name: str):
     """What ruleset function ``name`` reads of the table (and every function, condition field
     and built-in it reaches), found once per ruleset: ``(mine, table)``, each seat's parts as
-    ``(state key, getter of them)`` pairs and the table's as paths of keys; None when it may
+    ``(getter of a kind's part of a sheet, getter of the names read there)`` pairs and the
+    table's as paths of keys; None when it may
     read more than its names say (a built-in that says so, an impure or unknown one, a
     statement). A player component is read for every seat; a seat, an entity, a constant or
     a record's plain field is no part of the table.
@@ -214,7 +261,7 @@ def _table_reads(rules, name: str):
                         mine[kind.state_key] = None
                     if kind.where != "player":
                         table.add((kind.state_key,))
-    getters = tuple((key, _whole if names is None else itemgetter(*sorted(names)))
+    getters = tuple((itemgetter(key), _whole if names is None else itemgetter(*sorted(names)))
                     for key, names in sorted(mine.items()))
     return getters, tuple(sorted(table))
 
@@ -235,15 +282,24 @@ _EXPRESSIONS = {ast.Literal, ast.Name, ast.ListExpr, ast.DictExpr, ast.Attribute
 
 
 def keep_in_play(game) -> None:
-    """Clear the memo but the seats' in-play records (``_in_play``): for a mechanic whose step
-    changed nothing the sources function reads."""
+    """Clear the memo but the seats' in-play records (``_in_play``) and the lists kept for the
+    table's values: for a mechanic whose step changed nothing the sources function reads."""
     memo = game.memo
-    kept = {key: memo[key] for key in _IN_PLAY[:len(game.state["players"])] if key in memo}
+    keys = _held(len(game.state["players"]))
+    values = list(map(memo.get, keys))        # at C speed: no value is None
     memo.clear()
-    memo.update(kept)
+    memo.update(compress(zip(keys, values), map(is_not, values, repeat(None))))
 
 
-_IN_PLAY = [("$in_play", i) for i in range(256)]    # the memo keys, made once (a seat past them: not kept)
+def _held(n: int) -> tuple:
+    """The memo keys ``keep_in_play`` keeps for ``n`` seats (made once per count)."""
+    keys = _HELD.get(n)
+    if keys is None:
+        keys = _HELD[n] = (_KEPT, *map(_KEYS.__getitem__, range(n)))
+    return keys
+
+
+_HELD: dict = {}
 
 
 def context(game, env: dict):
@@ -304,8 +360,9 @@ def listeners(game, point: str, first: int | None, only: int | None = None) -> l
     hearing = _hearing(game.rules, point)
     if not hearing:                           # no record has a handler for it: nobody to find
         return chain
-    for i in _seat_order(game, first) if only is None else [only]:
-        for rid in filter(hearing.__contains__, _in_play(game, i)):
+    seats = _seat_order(game, first) if only is None else (only,)
+    for i, found in zip(seats, _lists(game, seats)):
+        for rid in filter(hearing.__contains__, found):
             if _active(game, rid, i):         # only a record that hears the point needs be active
                 chain.append({"owner": i, "record": rid, "effect": hearing[rid]})
     return chain

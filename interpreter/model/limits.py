@@ -116,8 +116,9 @@ def weighed(value) -> int:
             chars -= _chars(items, kinds)
         if left < 0 or chars < 0:
             _too_big()
-        if list in kinds or dict in kinds:
-            stack.extend(zip(compress(items, map(isinstance, items, repeat(_NESTED))), repeat(depth + 1)))
+        if list in kinds or dict in kinds:     # (an empty one within the nesting adds nothing)
+            nested = compress(items, map(isinstance, items, repeat(_NESTED)))
+            stack.extend(zip(filter(None, nested) if depth < MAX_NESTING else nested, repeat(depth + 1)))
     return MAX_NODES - left
 
 
