@@ -128,14 +128,14 @@ def index(container, key, state=None):
     """``container[key]``: lists count from 1, as rules do; records by field name."""
     if type(container) is Zone and state is not None:
         if container.n is None and type(key) is int:
-            live = zone_list(state, container)
+            name, of = container.name, container.of         # (zone_list, without its call)
+            live = (state["zones"] if of is None else state["players"][of]["zones"])[name]
             if live and type(live[0]) is list:              # pile[2]: one zone of a group
                 if not 1 <= key <= len(live):
                     raise RuleError(f"index {key} is outside 1..{len(live)}")
-                where = (container.name, container.of, key)
-                member = _MEMBERS.get(where)
+                member = _MEMBERS.get((name, of, key))
                 if member is None:                          # values never change: made once
-                    member = _MEMBERS[where] = Zone(container.name, container.of, key)
+                    member = _MEMBERS[name, of, key] = Zone(name, of, key)
                 return member
         container = list(zone_list(state, container))
     if type(container) is list:

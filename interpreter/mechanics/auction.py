@@ -30,6 +30,9 @@ where the declared ``won_to``/``lost_to`` functions say.
 """
 from __future__ import annotations
 
+from itertools import compress, repeat
+from operator import eq, itemgetter
+
 from ..dsl.kinds import STRING
 from ..model.values import PLAYERS, RuleError, Zone, describe, seat, zone_list
 from . import programs
@@ -74,8 +77,13 @@ def _spec(game, name) -> dict:
 
 
 def _field(game, name, key) -> str:
-    fields = game.rules.declared["auctions"][name].get("fields")
-    return FIELDS[key] if fields is None else fields.get(key, FIELDS[key])
+    """The record field auction ``name`` reads for ``key`` (its ``fields``, found once per ruleset)."""
+    try:
+        return game.rules._auction_fields[name][key]
+    except AttributeError:
+        found = game.rules._auction_fields = {
+            auction: {**FIELDS, **spec.get("fields", {})} for auction, spec in game.rules.declared["auctions"].items()}
+        return found[name][key]
 
 
 def _ref(game, value, what: str) -> tuple:
@@ -170,7 +178,11 @@ def bid_record(game, name, bid) -> dict:
 
 
 def _bids_at(data, k: int) -> list:
-    return [bid for bid in data["bids"] if bid["lot"] == k]
+    bids = data["bids"]                       # (at C speed: every lot number is a number)
+    return list(compress(bids, map(eq, map(_LOT, bids), repeat(k))))
+
+
+_LOT = itemgetter("lot")
 
 
 def _totals(game, name, k: int) -> dict:

@@ -21,7 +21,7 @@ source with an ``active`` field counts only while that condition holds.
 from __future__ import annotations
 
 import marshal
-from itertools import compress, repeat
+from itertools import chain as _joined, compress, repeat
 from operator import is_not, itemgetter
 
 from ..dsl import ast
@@ -318,11 +318,18 @@ def _active(game, rid: str, i: int) -> bool:
     return value is True or bool(game.record_value(rid, value, i))
 
 
-def _seat_order(game, first: int | None) -> list:
-    """People from ``first`` on, clockwise, then the scripted seats."""
+def _seat_order(game, first: int | None) -> tuple:
+    """People from ``first`` on, clockwise, then the scripted seats (made once per count)."""
     people = game.people
     start = first if first is not None and first < people else 0
-    return [*range(start, people), *range(start), *range(people, len(game.state["players"]))]
+    key = (start, people, len(game.state["players"]))
+    order = _ORDERS.get(key)
+    if order is None:
+        order = _ORDERS[key] = (*range(start, people), *range(start), *range(people, key[2]))
+    return order
+
+
+_ORDERS: dict = {}
 
 
 # ---------------------------------------------------------------- hook points
@@ -361,7 +368,10 @@ def listeners(game, point: str, first: int | None, only: int | None = None) -> l
     if not hearing:                           # no record has a handler for it: nobody to find
         return chain
     seats = _seat_order(game, first) if only is None else (only,)
-    for i, found in zip(seats, _lists(game, seats)):
+    lists = _lists(game, seats)
+    if hearing.keys().isdisjoint(_joined.from_iterable(lists)):
+        return chain                          # nobody's records in play hear it
+    for i, found in zip(seats, lists):
         for rid in filter(hearing.__contains__, found):
             if _active(game, rid, i):         # only a record that hears the point needs be active
                 chain.append({"owner": i, "record": rid, "effect": hearing[rid]})
@@ -390,15 +400,16 @@ def resume_chain(game, th, frame, node):
         th["frames"].pop()
         return None
     owner = chain[0]["owner"]
-    mine = [k for k, entry in enumerate(chain) if entry["owner"] == owner]
     pick = 0
-    if len(mine) > 1 and owner < game.people:
-        if "answer" not in frame:
-            prompt = f"which first, on {frame['hook'].replace('_', ' ')}"
-            waiting = game.decide(th, frame, len(mine), prompt, PLAYERS[owner])
-            if waiting is not None:
-                return waiting
-        pick = mine[frame.pop("answer")]
+    if len(chain) > 1 and owner < game.people:
+        mine = [k for k, entry in enumerate(chain) if entry["owner"] == owner]
+        if len(mine) > 1:
+            if "answer" not in frame:
+                prompt = f"which first, on {frame['hook'].replace('_', ' ')}"
+                waiting = game.decide(th, frame, len(mine), prompt, PLAYERS[owner])
+                if waiting is not None:
+                    return waiting
+            pick = mine[frame.pop("answer")]
     entry = chain.pop(pick)
     env = dict(frame["names"], self=PLAYERS[owner], this=entry["record"])
     th["envs"].append(env)

@@ -95,12 +95,14 @@ def weighed(value) -> int:
     kind = type(value)
     if kind is not list and kind is not dict or not value:     # most values kept are empty lists
         return 0
-    if kind is list and MAX_NESTING >= 1:     # the usual rest: a list of ids, rooms or numbers
-        kinds = {*map(type, value)}
-        if list not in kinds and dict not in kinds:
-            if len(value) > MAX_NODES or str in kinds and _chars(value, kinds) > MAX_CHARS_HELD:
+    items = value if kind is list else value.values()
+    if MAX_NESTING >= 2:     # the usual rest: ids, rooms or numbers, or a record of them
+        kinds = {*map(type, items)}           # (with empty lists and records: they hold nothing)
+        if list not in kinds and dict not in kinds or not any(
+                compress(items, map(isinstance, items, repeat(_NESTED)))):
+            if len(items) > MAX_NODES or str in kinds and _chars(items, kinds) > MAX_CHARS_HELD:
                 _too_big()
-            return len(value)
+            return len(items)
     left, chars = MAX_NODES, MAX_CHARS_HELD
     stack = [(value, 1)]
     while stack:
