@@ -111,10 +111,10 @@ def test_what_a_function_reads_of_the_table():
     from interpreter.dsl.parser import parse_expression
     from interpreter.mechanics import programs
     rules = load_ruleset(HOOKS)
-    mine, table = programs.table_reads(rules, "in_play")
+    mine, table, keys = programs.table_reads(rules, "in_play")
     sheet = {"zones": {"kept": ["horn"], "vault": []}, "vars": {"seen": 1}}
     assert [get(part(sheet)) for part, get in mine] == [["horn"]]
-    assert table == ()
+    assert table == keys == ()
 
     def reads(expr: str):
         rules = load_ruleset(HOOKS)
@@ -123,10 +123,12 @@ def test_what_a_function_reads_of_the_table():
         return programs.table_reads(rules, "in_play")
 
     sheet = {"zones": {"kept": ["horn"]}, "vars": {"seen": 1}}
-    mine, table = reads("if helper(p) == none and count(vault) > 0 then list(r for r in p.kept) else []")
+    mine, table, keys = reads("if helper(p) == none and count(vault) > 0 then list(r for r in p.kept) else []")
     assert [get(part(sheet)) for part, get in mine] == [1, ["horn"]]
-    assert table == (("zones", "vault"),)
-    assert reads("if game_over then [] else list(r for r in p.kept)")[1] == (("result",),)
+    state = {"zones": {"vault": ["bell"], "deck": []}, "result": None}
+    assert [get(part(state)) for part, get in table] == [["bell"]] and keys == ("zones",)
+    mine, table, keys = reads("if game_over then [] else list(r for r in p.kept)")
+    assert [get(part(state)) for part, get in table] == [None] and keys == ("result",)
     for expr in ('get(p, "gold", 0)', 'modifier(p, "bonus")', "roll(6)", "helper(p) + headroom(p, \"gold\")"):
         assert reads(f"if {expr} == 0 then [] else list(r for r in p.kept)") is None
 

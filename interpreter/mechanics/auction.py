@@ -565,7 +565,7 @@ def _sources_apart(rules) -> bool:
     if apart is None:
         reads = None if rules.sources is None else programs.table_reads(rules, rules.sources)
         apart = rules._sources_apart = rules.sources is None or (
-            reads is not None and all(path[0] != KIND.state_key for path in reads[1]))
+            reads is not None and KIND.state_key not in reads[2])
     return apart
 
 

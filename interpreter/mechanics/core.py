@@ -21,11 +21,12 @@ def _list(value, fn: str, ctx=None) -> list:
 def _read(value, fn: str, ctx) -> list:
     """As ``_list``, but a zone's live list itself, not a copy: for a function that only reads
     it (a numbered group still gives its zones)."""
-    if type(value) is Zone and value.n is not None:
-        return zone_list(ctx.game.state, value)
-    if type(value) is Zone:
+    kind = type(value)
+    if kind is list:                          # the usual case
+        return value
+    if kind is Zone:
         live = zone_list(ctx.game.state, value)
-        if not live or type(live[0]) is not list:
+        if value.n is not None or not live or type(live[0]) is not list:
             return live
     return _list(value, fn, ctx)
 

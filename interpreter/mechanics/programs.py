@@ -63,6 +63,9 @@ def _lists(game, seats) -> list:
     """The record ids the sources function gives for each of ``seats``, active or not (memo
     kept; kept across statements, ``_kept``)."""
     memo = game.memo
+    asked = memo.get(_ASKED)                  # every seat's list in the memo already
+    if asked is not None:
+        return list(map(asked.__getitem__, seats))
     kept = memo.get(_KEPT)
     if kept is None:                          # once per memo: the table stands still meanwhile
         kept = memo[_KEPT] = _kept(game)
@@ -73,6 +76,7 @@ def _lists(game, seats) -> list:
         if depth <= deepest and game.steps >= cost and len(seats) == len(lists) and memo.keys().isdisjoint(keys):
             game.steps -= cost
             memo.update(keys)
+            memo[_ASKED] = lists
             return list(map(lists.__getitem__, seats))
     out = []
     for i in seats:
@@ -173,20 +177,18 @@ def _work_out(game, i: int, kept) -> list:
 
 _KEPT = ("$kept",)                            # the memo's key of the lists kept for its state
 _EVERY = "$every"                             # the kept lists' key of every seat's at once
+_ASKED = ("$asked",)                          # the memo's key of them, once all are in it
 
 
 def _marked(state: dict, reads: tuple):
     """The bytes of the table parts ``reads`` names (None when a part cannot be written)."""
-    mine, table = reads
+    mine, table, _ = reads
     try:
         parts: list = []
         for part, get in mine:                # each kind's part of every sheet, at C speed
             parts += map(get, map(part, state["players"]))
-        for path in table:
-            part = state
-            for step in path:
-                part = part[step]
-            parts.append(part)
+        for part, get in table:
+            parts.append(get(part(state)))
         return marshal.dumps(parts, 2)
     except (KeyError, TypeError, ValueError):
         return None
@@ -194,10 +196,10 @@ def _marked(state: dict, reads: tuple):
 
 def table_reads(rules, name: str):
     """What ruleset function ``name`` reads of the table (and every function, condition field
-    and built-in it reaches), found once per ruleset: ``(mine, table)``, each seat's parts as
-    ``(getter of a kind's part of a sheet, getter of the names read there)`` pairs and the
-    table's as paths of keys; None when it may
-    read more than its names say (a built-in that says so, an impure or unknown one, a
+    and built-in it reaches), found once per ruleset: ``(mine, table, keys)``, each seat's parts and the
+    table's as ``(getter of a kind's part of a sheet or of the state, getter of the names read
+    there)`` pairs, and the state keys of the table's; None when it may read more than its
+    names say (a built-in that says so, an impure or unknown one, a
     statement). A player component is read for every seat; a seat, an entity, a constant or
     a record's plain field is no part of the table.
     """
@@ -209,8 +211,8 @@ def table_reads(rules, name: str):
 
 def _table_reads(rules, name: str):
     from . import COMPONENTS, FUNCTIONS        # the table imports this module
-    mine: dict = {}                            # state key -> names (None: all of it)
-    table: set = set()                         # paths of keys into the state
+    mine: dict = {}                            # a sheet's key -> names (None: all of it)
+    table: dict = {}                           # the same, of the state itself
     conditions: dict = {}                      # field name -> the expressions of its condition fields
     for record in rules.entities.values():
         for field, value in record.items():
@@ -231,18 +233,18 @@ def _table_reads(rules, name: str):
                     continue                   # a local, a seat, a constant, an entity, a table's ids
                 if tag == "builtin":
                     if node.id in ("game_over", "winners"):
-                        table.add(("result",))
+                        table["result"] = None
                 elif kind.state_key is not None:
                     if tag == "mine":
                         _read(mine, kind.state_key, node.id)
                     else:
-                        table.add((kind.state_key, node.id))
+                        _read(table, kind.state_key, node.id)
             elif cls is ast.Attribute:
                 kind = rules.player_components.get(node.name)
                 if kind is not None and kind.state_key is not None:
                     _read(mine, kind.state_key, node.name)
                 elif node.name == "place":
-                    table.add(("result",))
+                    table["result"] = None
                 if ("field", node.name) not in seen:    # a condition field is an expression too
                     seen.add(("field", node.name))
                     trees.extend(conditions.get(node.name, ()))
@@ -260,14 +262,17 @@ def _table_reads(rules, name: str):
                     if kind.where != "table":
                         mine[kind.state_key] = None
                     if kind.where != "player":
-                        table.add((kind.state_key,))
-    getters = tuple((itemgetter(key), _whole if names is None else itemgetter(*sorted(names)))
-                    for key, names in sorted(mine.items()))
-    return getters, tuple(sorted(table))
+                        table[kind.state_key] = None
+    return _getters(mine), _getters(table), tuple(sorted(table))
 
 
-def _read(mine: dict, key: str, name: str) -> None:
-    names = mine.setdefault(key, set())
+def _getters(parts: dict) -> tuple:
+    return tuple((itemgetter(key), _whole if names is None else itemgetter(*sorted(names)))
+                 for key, names in sorted(parts.items()))
+
+
+def _read(parts: dict, key: str, name: str) -> None:
+    names = parts.setdefault(key, set())
     if names is not None:                     # (None: the whole part is read)
         names.add(name)
 
@@ -295,7 +300,7 @@ def _held(n: int) -> tuple:
     """The memo keys ``keep_in_play`` keeps for ``n`` seats (made once per count)."""
     keys = _HELD.get(n)
     if keys is None:
-        keys = _HELD[n] = (_KEPT, *map(_KEYS.__getitem__, range(n)))
+        keys = _HELD[n] = (_KEPT, _ASKED, *map(_KEYS.__getitem__, range(n)))
     return keys
 
 
@@ -440,16 +445,26 @@ def modifier(ctx, args):
     if key not in game.rules.modifier_keys:
         raise RuleError(f"{describe(key)} is not a declared modifier")
     total = 0
-    tables = _modifiers(game.rules)
-    for rid in sources(game, i):
-        for mods in tables.get(rid, ()):
-            value = mods.get(key, 0)
+    adding = _adding(game.rules, key)
+    for rid in filter(adding.__contains__, sources(game, i)):
+        for value in adding[rid]:
             if type(value) is not int:
                 value = game.record_value(rid, value, i)
-            if type(value) is not int:
-                raise RuleError(f"modifier '{key}' of {rid} must be a whole number, got {describe(value)}")
+                if type(value) is not int:
+                    raise RuleError(f"modifier '{key}' of {rid} must be a whole number, got {describe(value)}")
             total += value
     return total
+
+
+def _adding(rules, key: str) -> dict:
+    """The records whose modifier fields fill ``key``: record id -> those values (found once
+    per ruleset and key)."""
+    by_key = rules.__dict__.setdefault("_adding", {})
+    found = by_key.get(key)
+    if found is None:
+        found = by_key[key] = {rid: held for rid, mods in _modifiers(rules).items()
+                               if (held := tuple(m[key] for m in mods if key in m))}
+    return found
 
 
 def _modifiers(rules) -> dict:
