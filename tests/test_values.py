@@ -85,3 +85,42 @@ def test_a_saved_state_keeps_its_values(parked):
     again = Game.from_json(parked.rules, parked.to_json())
     assert again.state == parked.state
     assert again.to_json() == parked.to_json()
+
+
+# ---------------------------------------------------------------- weighing kept values
+
+def _walked(value, depth: int = 1) -> tuple:
+    """What ``limits.weighed`` counts, walked plainly: (items, characters, deepest nesting)."""
+    items = list(value.values()) if type(value) is dict else value
+    n, chars, deepest = len(items), sum(len(x) for x in items if type(x) is str), depth
+    for x in items:
+        if type(x) in (list, dict):
+            more = _walked(x, depth + 1)
+            n, chars, deepest = n + more[0], chars + more[1], max(deepest, more[2])
+    return n, chars, deepest
+
+
+WEIGHED = {
+    "ids": ["a", "bb", "ccc"],
+    "a record": {"id": "x", "n": 3, "tokens": [], "seen": {}},
+    "records": [{"card": "x", "lot": 1}, {"card": "yy", "lot": 2, "down": True}],
+    "records holding lists": [{"card": "x", "tokens": ["t1", "t2"]}, {"card": "y"}],
+    "nested": [["a", ["b", []]], {"k": ["c"]}, "d"],
+}
+
+
+@pytest.mark.parametrize("name", sorted(WEIGHED))
+def test_weighing_takes_short_cuts_that_count_as_the_walk_does(name, monkeypatch):
+    """The flat passes (ids, a record, a list of records) give the walk's count, and each limit
+    refuses there just as the walk does (tests lower them)."""
+    from interpreter.model import limits
+    value = WEIGHED[name]
+    n, chars, deepest = _walked(value)
+    assert limits.weighed(value) == n
+    for limit, over in (("MAX_NODES", n - 1), ("MAX_CHARS_HELD", chars - 1), ("MAX_NESTING", deepest - 1)):
+        with monkeypatch.context() as patched:
+            patched.setattr(limits, limit, over)
+            with pytest.raises(RuleError):
+                limits.weighed(value)
+            patched.setattr(limits, limit, over + 1)
+            assert limits.weighed(value) == n

@@ -6,7 +6,7 @@ running game are in ``engine/budget.py``.
 """
 from __future__ import annotations
 
-from itertools import compress, repeat
+from itertools import chain, compress, repeat
 
 from .values import RuleError
 
@@ -103,6 +103,14 @@ def weighed(value) -> int:
             if len(items) > MAX_NODES or str in kinds and _chars(items, kinds) > MAX_CHARS_HELD:
                 _too_big()
             return len(items)
+        if kinds == _RECORDS and kind is list:   # a list of records of ids and numbers
+            inner = [*chain.from_iterable(map(dict.values, items))]
+            kinds = {*map(type, inner)}
+            if list not in kinds and dict not in kinds:
+                n = len(items) + len(inner)
+                if n > MAX_NODES or str in kinds and _chars(inner, kinds) > MAX_CHARS_HELD:
+                    _too_big()
+                return n
     left, chars = MAX_NODES, MAX_CHARS_HELD
     stack = [(value, 1)]
     while stack:
@@ -125,6 +133,7 @@ def weighed(value) -> int:
 
 
 _NESTED = (list, dict)
+_RECORDS = {dict}
 
 
 def _chars(items, kinds: set) -> int:
