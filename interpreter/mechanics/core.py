@@ -4,8 +4,7 @@ from __future__ import annotations
 from itertools import chain
 
 from ..model import limits, rng
-from ..model.values import (Effect, Grid, Player, Room, RuleError, Side, Zone, describe, items_of, seat,
-                            zone_list)
+from ..model.values import Effect, Grid, Player, Room, RuleError, Side, Zone, describe, items_of, seat
 
 
 def _list(value, fn: str, ctx=None) -> list:
@@ -25,8 +24,11 @@ def _read(value, fn: str, ctx) -> list:
     if kind is list:                          # the usual case
         return value
     if kind is Zone:
-        live = zone_list(ctx.game.state, value)
-        if value.n is not None or not live or type(live[0]) is not list:
+        of, state = value.of, ctx.game.state      # (zone_list, without its call)
+        live = (state["zones"] if of is None else state["players"][of]["zones"])[value.name]
+        if value.n is not None:
+            return live[value.n - 1]
+        if not live or type(live[0]) is not list:
             return live
     return _list(value, fn, ctx)
 

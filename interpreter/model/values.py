@@ -245,11 +245,21 @@ def zone_list(state: dict, ref: Zone) -> list:
 def items_of(value, state: dict):
     """What iterating over a value gives: a zone's ids (copied), a group's zones, a list."""
     if type(value) is Zone:
-        live = zone_list(state, value)
-        if value.n is None and live and type(live[0]) is list:
-            return [Zone(value.name, value.of, k) for k in range(1, len(live) + 1)]
+        of = value.of                             # (zone_list, without its call)
+        live = (state["zones"] if of is None else state["players"][of]["zones"])[value.name]
+        if value.n is not None:
+            return list(live[value.n - 1])
+        if live and type(live[0]) is list:
+            where = (value.name, of, len(live))
+            group = _GROUPS.get(where)
+            if group is None:                     # values never change: made once
+                group = _GROUPS[where] = [Zone(value.name, of, k) for k in range(1, len(live) + 1)]
+            return list(group)
         return list(live)
     return value
+
+
+_GROUPS: dict = {}        # (zone, owner, size) -> the zones of a numbered group
 
 
 def truth(value, state: dict) -> bool:
