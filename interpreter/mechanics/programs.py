@@ -196,12 +196,12 @@ def _marked(state: dict, reads: tuple):
 
 def table_reads(rules, name: str):
     """What ruleset function ``name`` reads of the table (and every function, condition field
-    and built-in it reaches), found once per ruleset: ``(mine, table, keys)``, each seat's parts and the
-    table's as ``(getter of a kind's part of a sheet or of the state, getter of the names read
-    there)`` pairs, and the state keys of the table's; None when it may read more than its
-    names say (a built-in that says so, an impure or unknown one, a
-    statement). A player component is read for every seat; a seat, an entity, a constant or
-    a record's plain field is no part of the table.
+    and built-in it reaches), found once per ruleset: ``(mine, table, keys)``, each seat's
+    parts and the table's as ``(getter of a kind's part of a sheet or of the state, getter of
+    the names read there)`` pairs, and the state keys of the table's; None when it may read
+    more than its names say (a built-in that says so, an impure or unknown one, a statement).
+    A player component is read for every seat; a seat, an entity, a constant or a record's
+    plain field is no part of the table.
     """
     found = rules.__dict__.setdefault("_table_reads", {})
     if name not in found:
