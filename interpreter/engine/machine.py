@@ -20,12 +20,13 @@ from __future__ import annotations
 import io
 import marshal
 import pickle
+from functools import partial
 
 from ..dsl import ast
 from . import budget, telling
 from .compile import compiled
 from .evaluate import Ctx, evaluate
-from ..model.values import InternalError, RuleError, describe, items_of, seat, seat_label, truth
+from ..model.values import InternalError, Player, RuleError, describe, items_of, seat, seat_label, truth
 
 WAIT = "wait"
 _UNSET = object()
@@ -71,45 +72,41 @@ def run(game, answered: dict | None = None) -> None:
     budget.reset(game)
     running, game.running = game.running, True     # the budget is this run's (``Game.evaluate``)
     try:
-        _run(game, answered)
+        flow = game.state["flow"]
+        main = flow["main"]
+        if answered is not None and answered is not main and flow["threads"] and not game.paused:
+            _run_thread(game, answered)            # the others wait: if it waits again, so does the
+            if answered["pending"] is not None:    # block (no thread to look at, no join)
+                return
+        while True:
+            if game.paused:                        # a scenario stopped between statements
+                return
+            threads = flow["threads"]
+            if threads:
+                going = False
+                for th in threads:             # a loop, not any(...): this runs at every answer
+                    if th["pending"] is None:  # (a thread waiting on a decision has frames)
+                        if not th["frames"]:
+                            continue
+                        _run_thread(game, th)
+                        if not th["frames"]:
+                            continue
+                    going = True
+                if going:
+                    return
+                _join(game)
+                continue
+            if main["pending"] is not None:
+                return
+            if not main["frames"]:
+                if not game.over:
+                    game.finish()
+                return
+            _run_thread(game, main)
+            if main["pending"] is not None:
+                return
     finally:
         game.running = running
-
-
-def _run(game, answered) -> None:
-    flow = game.state["flow"]
-    main = flow["main"]
-    if answered is not None and answered is not main and flow["threads"] and not game.paused:
-        _run_thread(game, answered)            # the others wait: if it waits again, so does the
-        if answered["pending"] is not None:    # block (no thread to look at, no join)
-            return
-    while True:
-        if game.paused:                        # a scenario stopped between statements
-            return
-        threads = flow["threads"]
-        if threads:
-            going = False
-            for th in threads:             # a loop, not any(...): this runs at every answer
-                if th["pending"] is None:  # (a thread waiting on a decision has frames)
-                    if not th["frames"]:
-                        continue
-                    _run_thread(game, th)
-                    if not th["frames"]:
-                        continue
-                going = True
-            if going:
-                return
-            _join(game)
-            continue
-        if main["pending"] is not None:
-            return
-        if not main["frames"]:
-            if not game.over:
-                game.finish()
-            return
-        _run_thread(game, main)
-        if main["pending"] is not None:
-            return
 
 
 def run_alone(game, th: dict) -> None:
@@ -139,17 +136,49 @@ def refresh(game) -> None:
 def _run_thread(game, th: dict) -> None:
     game.thread = th
     frames = th["frames"]
-    nodes = game.rules.nodes
+    run = game.runners if game.tracer is None else runners(game.rules, True)
     try:
         while frames:
             frame = frames[-1]
-            node = nodes[frame["n"]]
-            if EXECUTE[node.__class__](game, th, frame, node) is WAIT:
+            if run[frame["n"]](game, th, frame) is WAIT:
                 return
     except RuleError as exc:
-        raise located(game, exc, nodes[frames[-1]["n"]] if frames else None) from None
+        raise located(game, exc, game.rules.nodes[frames[-1]["n"]] if frames else None) from None
     except Exception as exc:           # not the content's fault: say so, never blame the author
-        raise internal(game, exc, nodes[frames[-1]["n"]] if frames else None) from exc
+        raise internal(game, exc, game.rules.nodes[frames[-1]["n"]] if frames else None) from exc
+
+
+class _Runners(dict):
+    """What runs a frame, by its node id: ``run(game, th, frame)``, a block's generated
+    function (codegen) or the executor of the node's kind with the node given. Filled as
+    frames of each node first run (text run later adds nodes)."""
+
+    def __init__(self, rules, program, traced: bool):
+        super().__init__()
+        self.nodes = rules.nodes
+        self.program = program             # the generated program the table was made for
+        self.traced = traced               # a traced game runs the interpreted blocks
+
+    def __missing__(self, n: int):
+        node = self.nodes[n]
+        kind = node.__class__
+        run = None if self.traced or kind is not ast.Block else node.__dict__.get("_run")
+        if run is None:
+            run = partial(EXECUTE[kind], node=node)
+        self[n] = run
+        return run
+
+
+def runners(rules, traced: bool = False) -> _Runners:
+    """The ruleset's table of frame runners (``_run_thread``), for games traced or not; made
+    again when the ruleset's generated program is installed after it."""
+    key = "_runners_traced" if traced else "_runners"
+    program = rules.__dict__.get("_program")
+    table = rules.__dict__.get(key)
+    if table is None or table.program is not program:
+        table = _Runners(rules, program, traced)
+        setattr(rules, key, table)
+    return table
 
 
 def located(game, exc: RuleError, node) -> RuleError:
@@ -467,29 +496,52 @@ def _decide(game, th, frame, count, prompt, who):
 
     ``count`` may instead be the list of labels, built already (kept in the state).
     """
-    built = count if type(count) is list else None
-    if built is not None:
-        count = len(built)
+    if count.__class__ is list:                # the labels, built already
+        built = count
+        if len(built) == 1:
+            return _forced(game, th, frame, prompt, who, built[0])
+        i = _asked(game, who)
+        th["pending"] = {"player": i, "prompt": prompt, "count": len(built), "labels": built}
+        return WAIT
     if count == 1:
-        frame["answer"] = 0
-        label = built[0] if built is not None else labels(game, th, (0,))[0]
-        if who is None:
-            if game.forced is not None:        # kept for a scenario to check what was taken
-                game.forced.append((None, prompt, label))
-            game.log(f"{describe(who)}: {label} (only option)")
-            return None
-        i = seat(who)
-        if game.forced is not None:
-            game.forced.append((i, prompt, label))
-        telling.log_choice(game, th, frame, i, f"{seat_label(i, game.seat_names)}: {label} (only option)")
-        return None
+        return _forced(game, th, frame, prompt, who, None)
+    i = who.seat if who.__class__ is Player else _asked(game, who)
+    if i >= game.people:
+        _asked(game, who)
+    th["pending"] = {"player": i, "prompt": prompt, "count": count}
+    return WAIT
+
+
+def _asked(game, who) -> int:
+    """The seat of ``who``, asked a decision: a person's (else the rule error)."""
     i = seat(who)
     if i >= game.people:
         raise RuleError(f"{game.seat_name(i)} is a scripted seat: it is never asked a decision")
-    th["pending"] = {"player": i, "prompt": prompt, "count": count}
-    if built is not None:
-        th["pending"]["labels"] = built
-    return WAIT
+    return i
+
+
+def _forced(game, th, frame, prompt, who, label) -> None:
+    """A decision with one option, taken at once: its answer and its log line (``label``: built
+    already, or None). A lone option that is a choice's ``otherwise`` (nothing else could be
+    chosen: Lairs' usual forced decision) is named without the labels' machinery."""
+    frame["answer"] = 0
+    node = game.rules.nodes[frame["n"]]
+    if label is None:
+        if node.__class__ is ast.ChooseIn and node.otherwise is not None and len(frame["opts"]) == 1:
+            label = node.otherwise_label or "none of these"
+        else:
+            label = labels(game, th, (0,))[0]
+    if who is None:
+        if game.forced is not None:            # kept for a scenario to check what was taken
+            game.forced.append((None, prompt, label))
+        game.log(f"{describe(who)}: {label} (only option)")
+        return None
+    i = who.seat if who.__class__ is Player else seat(who)
+    if game.forced is not None:
+        game.forced.append((i, prompt, label))
+    names = game.seat_names
+    telling.log_choice(game, th, node, i, f"{names[i] if i < len(names) else seat_label(i)}: {label} (only option)")
+    return None
 
 
 def labels(game, th, ks=None) -> list:
@@ -519,29 +571,65 @@ def labels(game, th, ks=None) -> list:
         build = _choose_in_labels
     else:                                      # an option's own name, an alternative's text
         return LABELS[kind](game, th, frame, node, ks)
+    return _in_view(game, th, build, (game, th, frame, node, ks))
+
+
+def label(game, th, k: int) -> str:
+    """Label ``k`` of the decision ``th`` waits on, as ``labels(game, th, (k,))[0]`` gives it
+    (the chosen option's, for its log line: built at every answer)."""
+    frame = th["frames"][-1]
+    node = game.rules.nodes[frame["n"]]
+    if node.__class__ is not ast.ChooseIn or node.label is None or "labels" in th["pending"]:
+        return labels(game, th, (k,))[0]
+    opts = frame["opts"]
+    if node.otherwise is not None and k == len(opts) - 1:
+        return node.otherwise_label or "none of these"
+    env = th["envs"][-1]
+    var = node.var
+    before = env.get(var, _UNSET)
+    env[var] = opts[k]
+    try:
+        text = _in_view(game, th, node.label.__dict__.get("_fn") or compiled(node.label),
+                        (Ctx(game, env),))
+    finally:
+        if before is _UNSET:                   # labelling binds nothing
+            del env[var]
+        else:
+            env[var] = before
+    return text if text.__class__ is str else describe(text, game.seat_names)
+
+
+def _in_view(game, th, build, args):
+    """``build(*args)`` on the state as ``th``'s player sees it (see ``labels``): inside
+    ``simultaneously``, the other players' sheets and the table's parts a thread may write as
+    the block began, with a memo of its own; the live state given back as it was."""
     state = game.state
     flow = state["flow"]
     snapshot = flow["snapshot"]
     if snapshot is None or th is flow["main"]:
-        return build(game, th, frame, node, ks)
+        return build(*args)
     me = th["envs"][0]["self"].seat
-    players = list(snapshot["players"])        # the others as the block began, the player live
-    players[me] = state["players"][me]
+    players = state["players"]
+    seen = list(snapshot["players"])           # the others as the block began, the player live
+    seen[me] = players[me]
     swap = game._swap
     if swap[0] is not snapshot:                # the parts held apart, found once per snapshot
         swap = game._swap = (snapshot, [key for key, part in snapshot.items()
                                         if key != "players" and part is not state[key]])
-    live = {"players": state["players"]}       # (a part no thread writes is the live one: kept)
-    for key in swap[1]:
-        live[key] = state[key]
+    apart = swap[1]                            # (a part no thread writes is the live one: kept)
+    live = [state[key] for key in apart] if apart else None
+    for key in apart:
         state[key] = snapshot[key]
-    state["players"] = players
+    state["players"] = seen
     memo = game.memo                           # kept for the live state, which comes back as it was
     game.memo = {}
     try:
-        return build(game, th, frame, node, ks)
+        return build(*args)
     finally:
-        state.update(live)
+        state["players"] = players
+        if apart:
+            for key, part in zip(apart, live):
+                state[key] = part
         game.memo = memo
 
 
@@ -646,9 +734,24 @@ def choices(ctx, node, values) -> list:
 
 
 def answer(game, th: dict, index: int) -> None:
-    """Record the answer to ``th``'s pending decision (already validated)."""
+    """Record the answer to ``th``'s pending decision (already validated), and run on (``run``)."""
     th["frames"][-1]["answer"] = index
     th["pending"] = None
+    run(game, th)
+
+
+def chosen_label(game, th: dict, k: int) -> str:
+    """The label of option ``k`` of ``th``'s pending decision, for the answer's log line: built
+    (with a budget of its own) before the answer changes anything, its errors placed."""
+    saved = game.thread
+    game.thread = th
+    budget.reset(game)
+    try:
+        return label(game, th, k)
+    except RuleError as exc:
+        raise located(game, exc, game.rules.nodes[th["frames"][-1]["n"]]) from None
+    finally:
+        game.thread = saved
 
 
 # ---------------------------------------------------------------- statements with frames of their own

@@ -18,6 +18,8 @@ taken back, so telling the table is left to the designer to declare.
 """
 from __future__ import annotations
 
+from ..dsl import ast
+
 
 TOLD = ("openly", "secretly", "sealed")
 
@@ -69,22 +71,25 @@ def unseal(game) -> None:
     game.state["sealed"] = []
 
 
-def told(game, node, th: dict) -> str:
-    """How the choice at ``node`` of thread ``th`` is told: its own word, else the default
-    for where it is (sealed inside ``simultaneously``, else secretly)."""
-    word = getattr(node, "told", None)             # (only choices have the field)
-    return word or ("sealed" if in_block(game, th) else "secretly")
-
-
-def log_choice(game, th: dict, frame: dict, player: int, text: str) -> None:
-    """The line saying what ``player`` chose at ``frame`` of ``th``, told as that choice declares."""
-    how = told(game, game.rules.nodes[frame["n"]], th)
-    if how == "openly":
-        game.state["log"].append({"text": text, "to": None})
-        return
+def log_choice(game, th: dict, node, player: int, text: str) -> None:
+    """The line saying what ``player`` chose at ``node`` (the choice, or a verb's call) of ``th``,
+    told as that choice declares: its own word, else the default for where it is (sealed inside
+    ``simultaneously``, else secretly)."""
+    how = node.told if node.__class__ in _CHOICES else None     # (only choices have the field)
+    if how is None:
+        how = "sealed" if in_block(game, th) else "secretly"
     state = game.state
+    if how == "secretly":
+        state["log"].append({"text": text, "to": [player]})
+        return
+    if how == "openly":
+        state["log"].append({"text": text, "to": None})
+        return
     state["log"].append({"text": text, "to": [player]})
-    if how == "sealed":
-        others = [i for i in range(len(state["players"])) if i != player]
-        if others:
-            seal(game, text, others)
+    others = [*range(len(state["players"]))]
+    del others[player]
+    if others:
+        seal(game, text, others)
+
+
+_CHOICES = frozenset((ast.ChooseIn, ast.ChooseOne))
