@@ -655,7 +655,7 @@ class Game:
         """
         th = self.thread
         if th is not None and telling.in_block(self, th):
-            return self.log(text)
+            return self.log(text, False, [th["envs"][0]["self"].seat])
         key = f"{section}:{name}"
         to = None
         if self.rules.visibility.get(key) is not None:
@@ -671,7 +671,7 @@ class Game:
         where = f"from {describe(source, names)} to {describe(target, names)}"
         th = self.thread
         if th is not None and telling.in_block(self, th):
-            return self.log(f"{self._card_names(cards)} {where}")
+            return self.log(f"{self._card_names(cards)} {where}", False, [th["envs"][0]["self"].seat])
         seats = range(len(self.state["players"]))
         shown = self._shown_to(source, seats) | self._shown_to(target, seats)
         see = [i for i in seats if i in shown] if shown else []

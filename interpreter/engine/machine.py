@@ -7,7 +7,7 @@ decision is a frame that stops its thread until answered, so saving,
 loading and cloning a game mid-effect is just copying the state.
 
 Each statement kind has one executor in ``EXECUTE``; simple statements run
-inline, compound ones push frames. Executors return ``WAIT`` to pause.
+inline, compound ones push frames. Executors return ``WAIT`` to pause, None to go on (nothing else).
 
 Running another program is one protocol: a simple statement (``do``, a
 ``gain`` of a counter with a hook, ``signal``, ``advance``) asks the game to
@@ -30,7 +30,7 @@ from ..model.values import InternalError, Player, RuleError, describe, items_of,
 
 WAIT = "wait"
 _UNSET = object()
-NO_SWAP = (None, ())        # ``Game._swap``: no snapshot's parts worked out yet (``labels``)
+NO_SWAP = (None, (), {})    # ``Game._swap``: no snapshot's parts worked out yet (``_in_view``)
 
 
 def deep_copy(data):
@@ -53,13 +53,14 @@ def new_thread(frames: list, env: dict) -> dict:
 
 
 def push(game, th: dict, node, **extra) -> None:
+    frames = th["frames"]
     game.steps -= 1                                    # every loop and call pushes: count here
-    if game.steps < 0 or len(th["frames"]) >= budget.MAX_FRAMES:
+    if game.steps < 0 or len(frames) >= budget.MAX_FRAMES:
         raise budget.exceeded(game, th, node)
-    frame = {"n": game.rules.node_id[id(node)]}
     if extra:
-        frame.update(extra)
-    th["frames"].append(frame)
+        frames.append({"n": game.rules.node_id[id(node)], **extra})
+    else:
+        frames.append({"n": game.rules.node_id[id(node)]})
 
 
 # ---------------------------------------------------------------- running
@@ -140,7 +141,7 @@ def _run_thread(game, th: dict) -> None:
     try:
         while frames:
             frame = frames[-1]
-            if run[frame["n"]](game, th, frame) is WAIT:
+            if run[frame["n"]](game, th, frame) is not None:      # WAIT: it stops
                 return
     except RuleError as exc:
         raise located(game, exc, game.rules.nodes[frames[-1]["n"]] if frames else None) from None
@@ -156,6 +157,7 @@ class _Runners(dict):
     def __init__(self, rules, program, traced: bool):
         super().__init__()
         self.nodes = rules.nodes
+        self.node_id = rules.node_id
         self.program = program             # the generated program the table was made for
         self.traced = traced               # a traced game runs the interpreted blocks
 
@@ -163,6 +165,8 @@ class _Runners(dict):
         node = self.nodes[n]
         kind = node.__class__
         run = None if self.traced or kind is not ast.Block else node.__dict__.get("_run")
+        if run is None and kind in _RUNNERS:
+            run = _RUNNERS[kind](self, node, self.node_id)
         if run is None:
             run = partial(EXECUTE[kind], node=node)
         self[n] = run
@@ -298,14 +302,18 @@ def _break(game, th):
     nodes = game.rules.nodes
     while frames:
         frame = frames.pop()
-        if frame.get("call"):
+        if "call" in frame and frame["call"]:
             raise RuleError("'break' outside a loop")
         kind = nodes[frame["n"]].__class__
-        if kind is ast.As and "saved" in frame:          # leaving 'as p:' gives self back
-            th["envs"][-1]["self"] = frame["saved"]
-        if kind in (ast.ForEach, ast.While):
+        if kind in _LOOPS:
             return None
+        if kind is _AS and "saved" in frame:             # leaving 'as p:' gives self back
+            th["envs"][-1]["self"] = frame["saved"]
     raise RuleError("'break' outside a loop")
+
+
+_LOOPS = frozenset((ast.ForEach, ast.While))
+_AS = ast.As
 
 
 def _if(game, th, frame, node):
@@ -348,6 +356,28 @@ def _while(game, th, frame, node):
     else:
         th["frames"].pop()
     return None
+
+
+def _while_runner(table, node, node_id):
+    """``_while`` for one ``while`` node, its condition and body found once: the body is pushed
+    (as ``push``) and run."""
+    cond = node.cond.__dict__.get("_fn") or compiled(node.cond)      # as ``evaluate`` finds it
+    body = node.body
+    n = node_id[id(body)]
+
+    def run_while(game, th, frame):
+        held = cond(Ctx(game, th["envs"][-1]))
+        frames = th["frames"]
+        if held is True or held is not False and truth(held, game.state):
+            game.steps -= 1
+            if game.steps < 0 or len(frames) >= budget.MAX_FRAMES:
+                raise budget.exceeded(game, th, body)
+            pushed = {"n": n}
+            frames.append(pushed)
+            return table[n](game, th, pushed)
+        frames.pop()
+        return None
+    return run_while
 
 
 def _as(game, th, frame, node):
@@ -608,18 +638,16 @@ def _in_view(game, th, build, args):
     snapshot = flow["snapshot"]
     if snapshot is None or th is flow["main"]:
         return build(*args)
-    me = th["envs"][0]["self"].seat
     players = state["players"]
     seen = list(snapshot["players"])           # the others as the block began, the player live
+    me = th["envs"][0]["self"].seat
     seen[me] = players[me]
     swap = game._swap
     if swap[0] is not snapshot:                # the parts held apart, found once per snapshot
-        swap = game._swap = (snapshot, [key for key, part in snapshot.items()
-                                        if key != "players" and part is not state[key]])
+        swap = game._swap = _swapped(state, snapshot)
     apart = swap[1]                            # (a part no thread writes is the live one: kept)
-    live = [state[key] for key in apart] if apart else None
-    for key in apart:
-        state[key] = snapshot[key]
+    live = dict(zip(apart, map(state.__getitem__, apart)))
+    state.update(swap[2])
     state["players"] = seen
     memo = game.memo                           # kept for the live state, which comes back as it was
     game.memo = {}
@@ -627,10 +655,15 @@ def _in_view(game, th, build, args):
         return build(*args)
     finally:
         state["players"] = players
-        if apart:
-            for key, part in zip(apart, live):
-                state[key] = part
+        state.update(live)
         game.memo = memo
+
+
+def _swapped(state, snapshot) -> tuple:
+    """``Game._swap`` for ``snapshot``: it, the table's parts it holds apart from the live
+    state (not the players'), and those parts as it holds them."""
+    apart = [key for key, part in snapshot.items() if key != "players" and part is not state[key]]
+    return snapshot, apart, {key: snapshot[key] for key in apart}
 
 
 def _choose_one_labels(game, th, frame, node, ks):
@@ -706,15 +739,41 @@ def _choose_in(game, th, frame, node):
         prompt = node.prompt or f"choose {node.var}"
         if _decide(game, th, frame, len(options), prompt, env.get("self")) is WAIT:
             return WAIT
-    answer = frame["answer"]
-    chosen = frame["opts"][answer]
+    opts, answer = frame["opts"], frame["answer"]
     th["frames"].pop()
-    if node.otherwise is not None and answer == len(frame["opts"]) - 1:
+    if node.otherwise is not None and answer == len(opts) - 1:
         push(game, th, node.otherwise)
-        return None
-    th["envs"][-1][node.var] = chosen
-    push(game, th, node.body)
+    else:
+        th["envs"][-1][node.var] = opts[answer]
+        push(game, th, node.body)
     return None
+
+
+def _choose_in_runner(table, node, node_id):
+    """``_choose_in`` for one ``choose``: once answered, the chosen option's body (or the
+    ``otherwise``) is pushed (as ``push``) and run."""
+    var, body, otherwise = node.var, node.body, node.otherwise
+    n_body = node_id[id(body)]
+    n_otherwise = None if otherwise is None else node_id[id(otherwise)]
+
+    def run_choice(game, th, frame):
+        if "answer" not in frame:
+            return _choose_in(game, th, frame, node)
+        opts, answer = frame["opts"], frame["answer"]
+        frames = th["frames"]
+        frames.pop()
+        if otherwise is not None and answer == len(opts) - 1:
+            block, n = otherwise, n_otherwise
+        else:
+            th["envs"][-1][var] = opts[answer]
+            block, n = body, n_body
+        game.steps -= 1
+        if game.steps < 0 or len(frames) >= budget.MAX_FRAMES:
+            raise budget.exceeded(game, th, block)
+        pushed = {"n": n}
+        frames.append(pushed)
+        return table[n](game, th, pushed)
+    return run_choice
 
 
 def choices(ctx, node, values) -> list:
@@ -786,3 +845,6 @@ EXECUTE = {
 }
 
 LABELS = {ast.ChooseOne: _choose_one_labels, ast.ChooseIn: _choose_in_labels}
+
+# Runners made for one node (``_Runners``): the executor's work with what it looks up found once.
+_RUNNERS = {ast.While: _while_runner, ast.ChooseIn: _choose_in_runner}
