@@ -356,7 +356,7 @@ class Game:
             index = choice                     # the usual answer, checked without a Labels
         else:
             index = self._index(choice, self._labels(th))
-        label = machine.chosen_label(self, th, index)     # built before anything changes: it may fail
+        label = machine.label(self, th, index)     # built before anything changes: it may fail
         if not (self._sealed and self.pause is None and self.forced is None and self.tracer is None):
             return self._all_or_nothing(th, self._answer, th, player, index, label)
         saved = self._replay_point()           # ``_all_or_nothing`` of a sealed game, inline: every decision
@@ -672,16 +672,16 @@ class Game:
         th = self.thread
         if th is not None and telling.in_block(self, th):
             return self.log(f"{self._card_names(cards)} {where}", False, [th["envs"][0]["self"].seat])
+        log = self.state["log"]
         seats = range(len(self.state["players"]))
-        shown = self._shown_to(source, seats) | self._shown_to(target, seats)
-        see = [i for i in seats if i in shown] if shown else []
-        if see:
-            self.state["log"].append({"text": f"{self._card_names(cards)} {where}",
-                                      "to": None if len(see) == len(seats) else see})
-        if len(see) < len(seats):
-            count = f"{len(cards)} card{'s' if len(cards) > 1 else ''}"
-            self.state["log"].append({"text": f"{count} {where}",
-                                      "to": [i for i in seats if i not in shown]})
+        shown = self._shown_to(source, seats) | self._shown_to(target, seats)     # (some of seats)
+        if len(shown) == len(seats):           # everyone sees them (the usual case)
+            log.append({"text": f"{self._card_names(cards)} {where}", "to": None})
+            return
+        if shown:
+            log.append({"text": f"{self._card_names(cards)} {where}", "to": sorted(shown)})
+        count = f"{len(cards)} card{'s' if len(cards) > 1 else ''}"
+        log.append({"text": f"{count} {where}", "to": [i for i in seats if i not in shown]})
 
     def _card_names(self, cards: list) -> str:
         entities, names = self.rules.entities, self.seat_names

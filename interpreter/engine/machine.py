@@ -527,37 +527,25 @@ def _decide(game, th, frame, count, prompt, who):
     ``count`` may instead be the list of labels, built already (kept in the state).
     """
     if count.__class__ is list:                # the labels, built already
-        built = count
-        if len(built) == 1:
-            return _forced(game, th, frame, prompt, who, built[0])
-        i = _asked(game, who)
-        th["pending"] = {"player": i, "prompt": prompt, "count": len(built), "labels": built}
+        if len(count) != 1:
+            th["pending"] = {"player": _asked(game, who), "prompt": prompt, "count": len(count),
+                             "labels": count}
+            return WAIT
+        label = count[0]
+    elif count != 1:
+        i = who.seat if who.__class__ is Player else _asked(game, who)
+        if i >= game.people:
+            _asked(game, who)
+        th["pending"] = {"player": i, "prompt": prompt, "count": count}
         return WAIT
-    if count == 1:
-        return _forced(game, th, frame, prompt, who, None)
-    i = who.seat if who.__class__ is Player else _asked(game, who)
-    if i >= game.people:
-        _asked(game, who)
-    th["pending"] = {"player": i, "prompt": prompt, "count": count}
-    return WAIT
-
-
-def _asked(game, who) -> int:
-    """The seat of ``who``, asked a decision: a person's (else the rule error)."""
-    i = seat(who)
-    if i >= game.people:
-        raise RuleError(f"{game.seat_name(i)} is a scripted seat: it is never asked a decision")
-    return i
-
-
-def _forced(game, th, frame, prompt, who, label) -> None:
-    """A decision with one option, taken at once: its answer and its log line (``label``: built
-    already, or None). A lone option that is a choice's ``otherwise`` (nothing else could be
-    chosen: Lairs' usual forced decision) is named without the labels' machinery."""
+    else:
+        label = None
+    # One option: taken at once, with its log line. A lone choice's ``otherwise`` (nothing else
+    # to choose: Lairs' usual forced decision) is named without the labels' machinery.
     frame["answer"] = 0
     node = game.rules.nodes[frame["n"]]
     if label is None:
-        if node.__class__ is ast.ChooseIn and node.otherwise is not None and len(frame["opts"]) == 1:
+        if node.__class__ is _CHOOSE_IN and node.otherwise is not None:   # (the count is its options')
             label = node.otherwise_label or "none of these"
         else:
             label = labels(game, th, (0,))[0]
@@ -572,6 +560,14 @@ def _forced(game, th, frame, prompt, who, label) -> None:
     names = game.seat_names
     telling.log_choice(game, th, node, i, f"{names[i] if i < len(names) else seat_label(i)}: {label} (only option)")
     return None
+
+
+def _asked(game, who) -> int:
+    """The seat of ``who``, asked a decision: a person's (else the rule error)."""
+    i = seat(who)
+    if i >= game.people:
+        raise RuleError(f"{game.seat_name(i)} is a scripted seat: it is never asked a decision")
+    return i
 
 
 def labels(game, th, ks=None) -> list:
@@ -605,28 +601,40 @@ def labels(game, th, ks=None) -> list:
 
 
 def label(game, th, k: int) -> str:
-    """Label ``k`` of the decision ``th`` waits on, as ``labels(game, th, (k,))[0]`` gives it
-    (the chosen option's, for its log line: built at every answer)."""
+    """Label ``k`` of the decision ``th`` waits on, as ``labels(game, th, (k,))[0]`` gives it: the
+    chosen option's, for the answer's log line, built (with a budget of its own) before the
+    answer changes anything, its errors placed."""
     frame = th["frames"][-1]
     node = game.rules.nodes[frame["n"]]
-    if node.__class__ is not ast.ChooseIn or node.label is None or "labels" in th["pending"]:
-        return labels(game, th, (k,))[0]
-    opts = frame["opts"]
-    if node.otherwise is not None and k == len(opts) - 1:
+    generic = node.__class__ is not _CHOOSE_IN or node.label is None or "labels" in th["pending"]
+    if not generic and node.otherwise is not None and k == len(frame["opts"]) - 1:
         return node.otherwise_label or "none of these"
-    env = th["envs"][-1]
-    var = node.var
-    before = env.get(var, _UNSET)
-    env[var] = opts[k]
+    saved = game.thread
+    game.thread = th
+    budget.reset(game)
     try:
-        text = _in_view(game, th, node.label.__dict__.get("_fn") or compiled(node.label),
-                        (Ctx(game, env),))
+        if generic:
+            return labels(game, th, (k,))[0]
+        env = th["envs"][-1]
+        var = node.var
+        before = env.get(var, _UNSET)
+        env[var] = frame["opts"][k]
+        try:
+            text = _in_view(game, th, node.label.__dict__.get("_fn") or compiled(node.label),
+                            (Ctx(game, env),))
+        finally:
+            if before is _UNSET:               # labelling binds nothing
+                del env[var]
+            else:
+                env[var] = before
+        return text if text.__class__ is str else describe(text, game.seat_names)
+    except RuleError as exc:
+        raise located(game, exc, node) from None
     finally:
-        if before is _UNSET:                   # labelling binds nothing
-            del env[var]
-        else:
-            env[var] = before
-    return text if text.__class__ is str else describe(text, game.seat_names)
+        game.thread = saved
+
+
+_CHOOSE_IN = ast.ChooseIn
 
 
 def _in_view(game, th, build, args):
@@ -797,20 +805,6 @@ def answer(game, th: dict, index: int) -> None:
     th["frames"][-1]["answer"] = index
     th["pending"] = None
     run(game, th)
-
-
-def chosen_label(game, th: dict, k: int) -> str:
-    """The label of option ``k`` of ``th``'s pending decision, for the answer's log line: built
-    (with a budget of its own) before the answer changes anything, its errors placed."""
-    saved = game.thread
-    game.thread = th
-    budget.reset(game)
-    try:
-        return label(game, th, k)
-    except RuleError as exc:
-        raise located(game, exc, game.rules.nodes[th["frames"][-1]["n"]]) from None
-    finally:
-        game.thread = saved
 
 
 # ---------------------------------------------------------------- statements with frames of their own
