@@ -120,6 +120,10 @@ class Decision:
         return folded.index(_fold(label)) if _fold(label) in folded else None
 
 
+_new_labels = partial(object.__new__, Labels)        # a blank one, made in C (``Game.pending``)
+_new_decision = partial(object.__new__, Decision)
+
+
 def _expansions_differ(rules, saved: list) -> str:
     """Why a state saved with other expansions cannot load, and what to load instead."""
     def named(names):
@@ -282,8 +286,16 @@ class Game:
         for th in flow["threads"] or (flow["main"],):
             p = th["pending"]
             if p is not None:                  # a new Decision each time: an answered one refuses
-                count = p["count"] if "count" in p else len(p["labels"])     # (as ``_labels``)
-                out.append(Decision(p["player"], p["prompt"], Labels(count, partial(fetch, th, p))))
+                # Decision(player, prompt, Labels(count, fetch)), made without running their
+                # __init__ (one per waiting thread at every decision: a Python call each)
+                labels = _new_labels()
+                labels.count = p["count"] if "count" in p else len(p["labels"])     # (as ``_labels``)
+                labels._fetch = partial(fetch, th, p)
+                labels._all = None
+                d = _new_decision()
+                fields = d.__dict__
+                fields["player"], fields["prompt"], fields["options"] = p["player"], p["prompt"], labels
+                out.append(d)
         return out
 
     def _labels(self, th: dict, p: dict | None = None) -> Labels:
@@ -654,8 +666,9 @@ class Game:
         as every line written there does: the others see the block's start.
         """
         th = self.thread
-        if th is not None and telling.in_block(self, th):
-            return self.log(text, False, [th["envs"][0]["self"].seat])
+        if th is not None and telling.in_block(self, th):      # (as ``log`` does there)
+            self.state["log"].append({"text": text, "to": [th["envs"][0]["self"].seat]})
+            return
         key = f"{section}:{name}"
         to = None
         if self.rules.visibility.get(key) is not None:
@@ -670,8 +683,10 @@ class Game:
         names = self.seat_names
         where = f"from {describe(source, names)} to {describe(target, names)}"
         th = self.thread
-        if th is not None and telling.in_block(self, th):
-            return self.log(f"{self._card_names(cards)} {where}", False, [th["envs"][0]["self"].seat])
+        if th is not None and telling.in_block(self, th):      # (as ``log`` does there)
+            self.state["log"].append({"text": f"{self._card_names(cards)} {where}",
+                                      "to": [th["envs"][0]["self"].seat]})
+            return
         log = self.state["log"]
         seats = range(len(self.state["players"]))
         shown = self._shown_to(source, seats) | self._shown_to(target, seats)     # (some of seats)

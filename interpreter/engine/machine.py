@@ -406,13 +406,19 @@ def _simultaneously(game, th, frame, node):
     state = game.state
     flow["snapshot"] = _snapshot(game, node)
     threads = []
+    body, var = node.body, node.var
+    n = game.rules.node_id[id(body)]
     for item in items:
-        seat(item)
+        if item.__class__ is not Player:
+            seat(item)                         # (says why)
         t_env = dict(env)
-        t_env[node.var] = item
+        t_env[var] = item
         t_env["self"] = item
         t = new_thread([], t_env)
-        push(game, t, node.body)
+        game.steps -= 1                        # its body pushed, as ``push`` does
+        if game.steps < 0:
+            raise budget.exceeded(game, t, body)
+        t["frames"].append({"n": n})
         threads.append(t)
     flow["threads"] = threads
     return WAIT
@@ -607,8 +613,10 @@ def label(game, th, k: int) -> str:
     frame = th["frames"][-1]
     node = game.rules.nodes[frame["n"]]
     generic = node.__class__ is not _CHOOSE_IN or node.label is None or "labels" in th["pending"]
-    if not generic and node.otherwise is not None and k == len(frame["opts"]) - 1:
-        return node.otherwise_label or "none of these"
+    if not generic:
+        opts = frame["opts"]
+        if k == len(opts) - 1 and node.otherwise is not None:
+            return node.otherwise_label or "none of these"
     saved = game.thread
     game.thread = th
     budget.reset(game)
@@ -618,7 +626,7 @@ def label(game, th, k: int) -> str:
         env = th["envs"][-1]
         var = node.var
         before = env.get(var, _UNSET)
-        env[var] = frame["opts"][k]
+        env[var] = opts[k]
         try:
             text = _in_view(game, th, node.label.__dict__.get("_fn") or compiled(node.label),
                             (Ctx(game, env),))
