@@ -77,8 +77,11 @@ def run(game, answered: dict | None = None) -> None:
         main = flow["main"]
         if answered is not None and answered is not main and flow["threads"] and not game.paused:
             _run_thread(game, answered)            # the others wait: if it waits again, so does the
-            if answered["pending"] is not None:    # block (no thread to look at, no join)
-                return
+            if answered["pending"] is not None or game.paused:     # block (no thread to look at,
+                return                                             # no join)
+            for th in flow["threads"]:             # it is done; the others wait or are done too:
+                if th["pending"] is not None:      # the block goes on while one waits
+                    return
         while True:
             if game.paused:                        # a scenario stopped between statements
                 return

@@ -26,7 +26,13 @@ TOLD = ("openly", "secretly", "sealed")
 
 def in_block(game, th) -> bool:
     """Whether ``th`` is one of the open ``simultaneously`` block's threads (the same object)."""
-    for t in game.state["flow"]["threads"]:        # a loop, not any(...): this runs at every answer
+    threads = game.state["flow"]["threads"]
+    if not threads:
+        return False
+    me = th["envs"][0]["self"]                     # a block over the players: seat k's thread is k-th
+    if me is not None and me.seat < len(threads) and threads[me.seat] is th:
+        return True
+    for t in threads:                              # a loop, not any(...): this runs at every answer
         if t is th:
             return True
     return False
