@@ -370,15 +370,9 @@ def _while_runner(table, node, node_id):
 
     def run_while(game, th, frame):
         held = cond(Ctx(game, th["envs"][-1]))
-        frames = th["frames"]
         if held is True or held is not False and truth(held, game.state):
-            game.steps -= 1
-            if game.steps < 0 or len(frames) >= budget.MAX_FRAMES:
-                raise budget.exceeded(game, th, body)
-            pushed = {"n": n}
-            frames.append(pushed)
-            return table[n](game, th, pushed)
-        frames.pop()
+            return _run_pushed(game, th, table, n, body)
+        th["frames"].pop()
         return None
     return run_while
 
@@ -550,7 +544,7 @@ def _decide(game, th, frame, count, prompt, who):
     else:
         label = None
     # One option: taken at once, with its log line. A lone choice's ``otherwise`` (nothing else
-    # to choose: Lairs' usual forced decision) is named without the labels' machinery.
+    # to choose: the usual forced decision) is named without the labels' machinery.
     frame["answer"] = 0
     node = game.rules.nodes[frame["n"]]
     if label is None:
@@ -779,20 +773,24 @@ def _choose_in_runner(table, node, node_id):
         if "answer" not in frame:
             return _choose_in(game, th, frame, node)
         opts, answer = frame["opts"], frame["answer"]
-        frames = th["frames"]
-        frames.pop()
+        th["frames"].pop()
         if otherwise is not None and answer == len(opts) - 1:
-            block, n = otherwise, n_otherwise
-        else:
-            th["envs"][-1][var] = opts[answer]
-            block, n = body, n_body
-        game.steps -= 1
-        if game.steps < 0 or len(frames) >= budget.MAX_FRAMES:
-            raise budget.exceeded(game, th, block)
-        pushed = {"n": n}
-        frames.append(pushed)
-        return table[n](game, th, pushed)
+            return _run_pushed(game, th, table, n_otherwise, otherwise)
+        th["envs"][-1][var] = opts[answer]
+        return _run_pushed(game, th, table, n_body, body)
     return run_choice
+
+
+def _run_pushed(game, th, table, n: int, block):
+    """Push ``block`` (node id ``n``) as ``push`` does (a step, the stack's depth checked) and run
+    its frame at once from ``table`` (what the machine would run next)."""
+    frames = th["frames"]
+    game.steps -= 1
+    if game.steps < 0 or len(frames) >= budget.MAX_FRAMES:
+        raise budget.exceeded(game, th, block)
+    pushed = {"n": n}
+    frames.append(pushed)
+    return table[n](game, th, pushed)
 
 
 def choices(ctx, node, values) -> list:
