@@ -552,17 +552,38 @@ def _decide(game, th, frame, count, prompt, who):
             label = node.otherwise_label or "none of these"
         else:
             label = labels(game, th, (0,))[0]
+    _taken(game, th, node, prompt, who, label)
+    return None
+
+
+def only_otherwise(game, th, n: int, who) -> None:
+    """A ``choose`` (node id ``n``, asked of ``who``) left with its ``otherwise`` alone, taken at
+    once: its log line (and a scenario's record of it) as ``_decide`` writes it, with no frame,
+    no labels and no answer. For a generated block, which knows the choice has an ``otherwise``
+    and runs it next; an error is placed at the choice, as its frame would place it."""
+    node = game.rules.nodes[n]
+    try:
+        prompt = None if game.forced is None else node.prompt or f"choose {node.var}"
+        _taken(game, th, node, prompt, who, node.otherwise_label or "none of these")
+    except RuleError as exc:
+        raise located(game, exc, node) from None
+    except Exception as exc:
+        raise internal(game, exc, node) from exc
+
+
+def _taken(game, th, node, prompt, who, label: str) -> None:
+    """The log line of ``label``, the only option of ``node``'s decision, taken at once for
+    ``who`` (and, for a scenario to check, what was taken: ``game.forced``)."""
     if who is None:
-        if game.forced is not None:            # kept for a scenario to check what was taken
+        if game.forced is not None:
             game.forced.append((None, prompt, label))
         game.log(f"{describe(who)}: {label} (only option)")
-        return None
+        return
     i = who.seat if who.__class__ is Player else seat(who)
     if game.forced is not None:
         game.forced.append((i, prompt, label))
     names = game.seat_names
     telling.log_choice(game, th, node, i, f"{names[i] if i < len(names) else seat_label(i)}: {label} (only option)")
-    return None
 
 
 def _asked(game, who) -> int:
