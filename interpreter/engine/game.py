@@ -666,9 +666,8 @@ class Game:
         as every line written there does: the others see the block's start.
         """
         th = self.thread
-        if th is not None and telling.in_block(self, th):      # (as ``log`` does there)
-            self.state["log"].append({"text": text, "to": [th["envs"][0]["self"].seat]})
-            return
+        if th is not None and telling.in_block(self, th):
+            return self.log(text)
         key = f"{section}:{name}"
         to = None
         if self.rules.visibility.get(key) is not None:
@@ -683,10 +682,8 @@ class Game:
         names = self.seat_names
         where = f"from {describe(source, names)} to {describe(target, names)}"
         th = self.thread
-        if th is not None and telling.in_block(self, th):      # (as ``log`` does there)
-            self.state["log"].append({"text": f"{self._card_names(cards)} {where}",
-                                      "to": [th["envs"][0]["self"].seat]})
-            return
+        if th is not None and telling.in_block(self, th):
+            return self.log(f"{self._card_names(cards)} {where}")
         log = self.state["log"]
         seats = range(len(self.state["players"]))
         shown = self._shown_to(source, seats) | self._shown_to(target, seats)     # (some of seats)
