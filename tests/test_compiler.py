@@ -652,3 +652,28 @@ def test_the_state_at_every_decision_is_the_interpreters(name, players, limit, m
     assert seen[0] == seen[1]
     if name == "lairs":                                     # its blocks do run what they push
         assert "went = R" in codegen.program_of(compiled).source
+
+
+def test_the_end_of_a_block_ends_those_under_it_that_waited_only_for_it():
+    """``END``: the ended block's frame goes, a call's locals with it, then each block below whose
+    last statement ran; it stops at a block with statements to run, a frame of another kind, a
+    block not yet run, or a node numbered after the program (a scenario's text)."""
+    rules = load_ruleset(str(RULESETS / "toy"))
+    end = codegen._ender(rules)
+    blocks = [k for k, node in enumerate(rules.nodes) if type(node).__name__ == "Block"]
+    other = next(k for k, node in enumerate(rules.nodes) if type(node).__name__ != "Block")
+    b, c = blocks[0], blocks[1]
+    done_b, done_c = len(rules.nodes[b].body), len(rules.nodes[c].body)
+
+    def thread(*frames):
+        envs = [{"base": 0}] + [{"call": k} for k, f in enumerate(frames) if "call" in f]
+        return {"frames": [dict(f) for f in frames], "envs": envs, "pending": None}
+
+    th = thread({"n": b, "i": done_b}, {"n": c, "i": done_c, "call": True}, {"n": b, "call": True})
+    end(th, th["frames"][-1])
+    assert th["frames"] == [] and th["envs"] == [{"base": 0}]
+    for below in ({"n": other}, {"n": other, "i": 0}, {"n": c, "i": done_c - 1}, {"n": c},
+                  {"n": len(rules.nodes) + 5, "i": 1}):
+        th = thread(below, {"n": c, "i": done_c}, {"n": b, "call": True})
+        end(th, th["frames"][-1])
+        assert th["frames"] == [below] and th["envs"] == [{"base": 0}]

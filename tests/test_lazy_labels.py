@@ -23,12 +23,17 @@ def lairs():
 
 def test_a_random_playout_builds_only_the_chosen_labels(lairs, monkeypatch):
     built = []
-    real = machine.labels
+    real, real_one = machine.labels, machine.label
 
     def counting(game, th, ks=None):
         built.append(None if ks is None else len(ks))
         return real(game, th, ks)
+
+    def counting_one(game, th, k):               # the chosen option's label, for its log line
+        built.append(1)
+        return real_one(game, th, k)
     monkeypatch.setattr(machine, "labels", counting)
+    monkeypatch.setattr(machine, "label", counting_one)
     game, rnd, decisions = Game.new(lairs, players=3, seed=5), random.Random(5), 0
     while not game.over:
         d = game.pending()[0]

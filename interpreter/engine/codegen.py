@@ -191,20 +191,25 @@ def _ender(rules):
     so its frame goes (and a call's locals with it), and so do the blocks under it that were
     waiting only for it to end (their last statement ran): the machine would resume each now
     just to end it, and nothing happens in between (no statement, no stop, no step)."""
-    ends = {k: len(node.body) for k, node in enumerate(rules.nodes) if node.__class__ is ast.Block}
 
-    def end(th, frame) -> None:
+    class Ends(dict):                  # a node numbered after this (a scenario's text): the machine
+        def __missing__(self, n):      # resumes its frame, as it would any
+            return None
+
+    ends = Ends((k, len(node.body) if node.__class__ is ast.Block else None) for k, node in enumerate(rules.nodes))
+
+    def end(th, frame) -> None:        # (``in`` and ``del``: no call a level; "call" is only ever True)
         frames = th["frames"]
-        frames.pop()
-        if frame.get("call"):
-            th["envs"].pop()
+        del frames[-1]
+        if "call" in frame:
+            del th["envs"][-1]
         while frames:
             below = frames[-1]
-            if below.get("i", -1) != ends.get(below["n"]):
+            if "i" not in below or below["i"] != ends[below["n"]]:
                 return
-            frames.pop()
-            if below.get("call"):
-                th["envs"].pop()
+            del frames[-1]
+            if "call" in below:
+                del th["envs"][-1]
     return end
 
 

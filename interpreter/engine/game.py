@@ -120,6 +120,10 @@ class Decision:
         return folded.index(_fold(label)) if _fold(label) in folded else None
 
 
+_new_labels = partial(object.__new__, Labels)        # a blank one, made in C (``Game.pending``)
+_new_decision = partial(object.__new__, Decision)
+
+
 def _expansions_differ(rules, saved: list) -> str:
     """Why a state saved with other expansions cannot load, and what to load instead."""
     def named(names):
@@ -156,6 +160,7 @@ class Game:
         generated = codegen.program_of(rules).functions if codegen.ENABLED else {}
         for name, (params, tree) in rules.functions.items():
             self.functions[name] = generated.get(name) or _user_function(name, params, tree)
+        self.runners = machine.runners(rules)      # what runs each frame (after codegen installed its blocks)
         self.memo: dict = {}       # results of the ruleset's functions while the state stands still
         self._partial = None       # apply's checkpoint of one player's sheet (see _checkpoint)
         self._sealed = False       # only the engine has read the state: a failed call is undone by replay
@@ -281,8 +286,16 @@ class Game:
         for th in flow["threads"] or (flow["main"],):
             p = th["pending"]
             if p is not None:                  # a new Decision each time: an answered one refuses
-                count = p["count"] if "count" in p else len(p["labels"])     # (as ``_labels``)
-                out.append(Decision(p["player"], p["prompt"], Labels(count, partial(fetch, th, p))))
+                # Decision(player, prompt, Labels(count, fetch)), made without running their
+                # __init__ (one per waiting thread at every decision: a Python call each)
+                labels = _new_labels()
+                labels.count = p["count"] if "count" in p else len(p["labels"])     # (as ``_labels``)
+                labels._fetch = partial(fetch, th, p)
+                labels._all = None
+                d = _new_decision()
+                fields = d.__dict__
+                fields["player"], fields["prompt"], fields["options"] = p["player"], p["prompt"], labels
+                out.append(d)
         return out
 
     def _labels(self, th: dict, p: dict | None = None) -> Labels:
@@ -355,16 +368,25 @@ class Game:
             index = choice                     # the usual answer, checked without a Labels
         else:
             index = self._index(choice, self._labels(th))
-        label = self._fetch(th, p, (index,))[0]    # built before anything changes: it may fail
-        self._all_or_nothing(th, self._answer, th, player, index, label)
+        label = machine.label(self, th, index)     # built before anything changes: it may fail
+        if not (self._sealed and self.pause is None and self.forced is None and self.tracer is None):
+            return self._all_or_nothing(th, self._answer, th, player, index, label)
+        saved = self._replay_point()           # ``_all_or_nothing`` of a sealed game, inline: every decision
+        try:
+            self._answer(th, player, index, label)
+        except BaseException as exc:
+            reported = self._undone(saved, exc)
+            if reported is exc:
+                raise
+            raise reported from exc
 
     def _answer(self, th: dict, player: int, index: int, label: str) -> None:
         self.memo.clear()
         self.state["history"].append([player, index])
         self.thread = th
-        telling.log_choice(self, th, th["frames"][-1], player, f"{self.seat_names[player]} chose: {label}")
+        telling.log_choice(self, th, self.rules.nodes[th["frames"][-1]["n"]], player,
+                           f"{self.seat_names[player]} chose: {label}")
         machine.answer(self, th, index)
-        machine.run(self, th)
 
     def resume(self) -> None:
         """Run on to the next decisions after a stop between statements (``pause``)."""
@@ -380,13 +402,17 @@ class Game:
         try:
             run(*args)
         except BaseException as exc:
-            self._restore(saved)
-            reported = _reported(exc)
+            reported = self._undone(saved, exc)
             if reported is exc:
                 raise
             raise reported from exc
         finally:
             self._partial = None
+
+    def _undone(self, saved: tuple, exc: BaseException) -> BaseException:
+        """The state put back as ``saved`` (``_checkpoint``) after ``exc``; the error to report."""
+        self._restore(saved)
+        return _reported(exc)
 
     def _seat(self, player) -> int:
         """``player`` checked: the seat number of a person in this game."""
@@ -531,8 +557,15 @@ class Game:
         if state["result"] is not None:
             raise IllegalAction("the game is over")
         flow = state["flow"]
-        for th in flow["threads"] or [flow["main"]]:
-            if th["pending"] is not None and th["pending"]["player"] == player:
+        threads = flow["threads"]
+        if player < len(threads):              # a block over the players: seat k's thread is k-th
+            th = threads[player]
+            p = th["pending"]
+            if p is not None and p["player"] == player:
+                return th
+        for th in threads or (flow["main"],):
+            p = th["pending"]
+            if p is not None and p["player"] == player:
                 return th
         waiting = sorted({d.player for d in self.pending()})
         raise IllegalAction(f"{self.seat_name(player)} has no decision to make now "
@@ -651,16 +684,16 @@ class Game:
         th = self.thread
         if th is not None and telling.in_block(self, th):
             return self.log(f"{self._card_names(cards)} {where}")
+        log = self.state["log"]
         seats = range(len(self.state["players"]))
-        shown = self._shown_to(source, seats) | self._shown_to(target, seats)
-        see = [i for i in seats if i in shown] if shown else []
-        if see:
-            self.state["log"].append({"text": f"{self._card_names(cards)} {where}",
-                                      "to": None if len(see) == len(seats) else see})
-        if len(see) < len(seats):
-            count = f"{len(cards)} card{'s' if len(cards) > 1 else ''}"
-            self.state["log"].append({"text": f"{count} {where}",
-                                      "to": [i for i in seats if i not in shown]})
+        shown = self._shown_to(source, seats) | self._shown_to(target, seats)     # (some of seats)
+        if len(shown) == len(seats):           # everyone sees them (the usual case)
+            log.append({"text": f"{self._card_names(cards)} {where}", "to": None})
+            return
+        if shown:
+            log.append({"text": f"{self._card_names(cards)} {where}", "to": sorted(shown)})
+        count = f"{len(cards)} card{'s' if len(cards) > 1 else ''}"
+        log.append({"text": f"{count} {where}", "to": [i for i in seats if i not in shown]})
 
     def _card_names(self, cards: list) -> str:
         entities, names = self.rules.entities, self.seat_names

@@ -7,7 +7,7 @@ decision is a frame that stops its thread until answered, so saving,
 loading and cloning a game mid-effect is just copying the state.
 
 Each statement kind has one executor in ``EXECUTE``; simple statements run
-inline, compound ones push frames. Executors return ``WAIT`` to pause.
+inline, compound ones push frames. Executors return ``WAIT`` to pause, None to go on (nothing else).
 
 Running another program is one protocol: a simple statement (``do``, a
 ``gain`` of a counter with a hook, ``signal``, ``advance``) asks the game to
@@ -20,16 +20,17 @@ from __future__ import annotations
 import io
 import marshal
 import pickle
+from functools import partial
 
 from ..dsl import ast
 from . import budget, telling
 from .compile import compiled
 from .evaluate import Ctx, evaluate
-from ..model.values import InternalError, RuleError, describe, items_of, seat, seat_label, truth
+from ..model.values import InternalError, Player, RuleError, describe, items_of, seat, seat_label, truth
 
 WAIT = "wait"
 _UNSET = object()
-NO_SWAP = (None, ())        # ``Game._swap``: no snapshot's parts worked out yet (``labels``)
+NO_SWAP = (None, (), {})    # ``Game._swap``: no snapshot's parts worked out yet (``_in_view``)
 
 
 def deep_copy(data):
@@ -52,13 +53,14 @@ def new_thread(frames: list, env: dict) -> dict:
 
 
 def push(game, th: dict, node, **extra) -> None:
+    frames = th["frames"]
     game.steps -= 1                                    # every loop and call pushes: count here
-    if game.steps < 0 or len(th["frames"]) >= budget.MAX_FRAMES:
+    if game.steps < 0 or len(frames) >= budget.MAX_FRAMES:
         raise budget.exceeded(game, th, node)
-    frame = {"n": game.rules.node_id[id(node)]}
     if extra:
-        frame.update(extra)
-    th["frames"].append(frame)
+        frames.append({"n": game.rules.node_id[id(node)], **extra})
+    else:
+        frames.append({"n": game.rules.node_id[id(node)]})
 
 
 # ---------------------------------------------------------------- running
@@ -71,45 +73,44 @@ def run(game, answered: dict | None = None) -> None:
     budget.reset(game)
     running, game.running = game.running, True     # the budget is this run's (``Game.evaluate``)
     try:
-        _run(game, answered)
+        flow = game.state["flow"]
+        main = flow["main"]
+        if answered is not None and answered is not main and flow["threads"] and not game.paused:
+            _run_thread(game, answered)            # the others wait: if it waits again, so does the
+            if answered["pending"] is not None or game.paused:     # block (no thread to look at,
+                return                                             # no join)
+            for th in flow["threads"]:             # it is done; the others wait or are done too:
+                if th["pending"] is not None:      # the block goes on while one waits
+                    return
+        while True:
+            if game.paused:                        # a scenario stopped between statements
+                return
+            threads = flow["threads"]
+            if threads:
+                going = False
+                for th in threads:             # a loop, not any(...): this runs at every answer
+                    if th["pending"] is None:  # (a thread waiting on a decision has frames)
+                        if not th["frames"]:
+                            continue
+                        _run_thread(game, th)
+                        if not th["frames"]:
+                            continue
+                    going = True
+                if going:
+                    return
+                _join(game)
+                continue
+            if main["pending"] is not None:
+                return
+            if not main["frames"]:
+                if not game.over:
+                    game.finish()
+                return
+            _run_thread(game, main)
+            if main["pending"] is not None:
+                return
     finally:
         game.running = running
-
-
-def _run(game, answered) -> None:
-    flow = game.state["flow"]
-    main = flow["main"]
-    if answered is not None and answered is not main and flow["threads"] and not game.paused:
-        _run_thread(game, answered)            # the others wait: if it waits again, so does the
-        if answered["pending"] is not None:    # block (no thread to look at, no join)
-            return
-    while True:
-        if game.paused:                        # a scenario stopped between statements
-            return
-        threads = flow["threads"]
-        if threads:
-            going = False
-            for th in threads:             # a loop, not any(...): this runs at every answer
-                if th["pending"] is None:  # (a thread waiting on a decision has frames)
-                    if not th["frames"]:
-                        continue
-                    _run_thread(game, th)
-                    if not th["frames"]:
-                        continue
-                going = True
-            if going:
-                return
-            _join(game)
-            continue
-        if main["pending"] is not None:
-            return
-        if not main["frames"]:
-            if not game.over:
-                game.finish()
-            return
-        _run_thread(game, main)
-        if main["pending"] is not None:
-            return
 
 
 def run_alone(game, th: dict) -> None:
@@ -139,17 +140,52 @@ def refresh(game) -> None:
 def _run_thread(game, th: dict) -> None:
     game.thread = th
     frames = th["frames"]
-    nodes = game.rules.nodes
+    run = game.runners if game.tracer is None else runners(game.rules, True)
     try:
         while frames:
             frame = frames[-1]
-            node = nodes[frame["n"]]
-            if EXECUTE[node.__class__](game, th, frame, node) is WAIT:
+            if run[frame["n"]](game, th, frame) is not None:      # WAIT: it stops
                 return
     except RuleError as exc:
-        raise located(game, exc, nodes[frames[-1]["n"]] if frames else None) from None
+        raise located(game, exc, game.rules.nodes[frames[-1]["n"]] if frames else None) from None
     except Exception as exc:           # not the content's fault: say so, never blame the author
-        raise internal(game, exc, nodes[frames[-1]["n"]] if frames else None) from exc
+        raise internal(game, exc, game.rules.nodes[frames[-1]["n"]] if frames else None) from exc
+
+
+class _Runners(dict):
+    """What runs a frame, by its node id: ``run(game, th, frame)``, a block's generated
+    function (codegen) or the executor of the node's kind with the node given. Filled as
+    frames of each node first run (text run later adds nodes)."""
+
+    def __init__(self, rules, program, traced: bool):
+        super().__init__()
+        self.nodes = rules.nodes
+        self.node_id = rules.node_id
+        self.program = program             # the generated program the table was made for
+        self.traced = traced               # a traced game runs the interpreted blocks
+
+    def __missing__(self, n: int):
+        node = self.nodes[n]
+        kind = node.__class__
+        run = None if self.traced or kind is not ast.Block else node.__dict__.get("_run")
+        if run is None and kind in _RUNNERS:
+            run = _RUNNERS[kind](self, node, self.node_id)
+        if run is None:
+            run = partial(EXECUTE[kind], node=node)
+        self[n] = run
+        return run
+
+
+def runners(rules, traced: bool = False) -> _Runners:
+    """The ruleset's table of frame runners (``_run_thread``), for games traced or not; made
+    again when the ruleset's generated program is installed after it."""
+    key = "_runners_traced" if traced else "_runners"
+    program = rules.__dict__.get("_program")
+    table = rules.__dict__.get(key)
+    if table is None or table.program is not program:
+        table = _Runners(rules, program, traced)
+        setattr(rules, key, table)
+    return table
 
 
 def located(game, exc: RuleError, node) -> RuleError:
@@ -269,14 +305,18 @@ def _break(game, th):
     nodes = game.rules.nodes
     while frames:
         frame = frames.pop()
-        if frame.get("call"):
+        if "call" in frame and frame["call"]:
             raise RuleError("'break' outside a loop")
         kind = nodes[frame["n"]].__class__
-        if kind is ast.As and "saved" in frame:          # leaving 'as p:' gives self back
-            th["envs"][-1]["self"] = frame["saved"]
-        if kind in (ast.ForEach, ast.While):
+        if kind in _LOOPS:
             return None
+        if kind is _AS and "saved" in frame:             # leaving 'as p:' gives self back
+            th["envs"][-1]["self"] = frame["saved"]
     raise RuleError("'break' outside a loop")
+
+
+_LOOPS = frozenset((ast.ForEach, ast.While))
+_AS = ast.As
 
 
 def _if(game, th, frame, node):
@@ -321,6 +361,22 @@ def _while(game, th, frame, node):
     return None
 
 
+def _while_runner(table, node, node_id):
+    """``_while`` for one ``while`` node, its condition and body found once: the body is pushed
+    (as ``push``) and run."""
+    cond = node.cond.__dict__.get("_fn") or compiled(node.cond)      # as ``evaluate`` finds it
+    body = node.body
+    n = node_id[id(body)]
+
+    def run_while(game, th, frame):
+        held = cond(Ctx(game, th["envs"][-1]))
+        if held is True or held is not False and truth(held, game.state):
+            return _run_pushed(game, th, table, n, body)
+        th["frames"].pop()
+        return None
+    return run_while
+
+
 def _as(game, th, frame, node):
     env = th["envs"][-1]
     if "saved" not in frame:
@@ -347,13 +403,19 @@ def _simultaneously(game, th, frame, node):
     state = game.state
     flow["snapshot"] = _snapshot(game, node)
     threads = []
+    body, var = node.body, node.var
+    n = game.rules.node_id[id(body)]
     for item in items:
-        seat(item)
+        if item.__class__ is not Player:
+            seat(item)                         # (says why)
         t_env = dict(env)
-        t_env[node.var] = item
+        t_env[var] = item
         t_env["self"] = item
         t = new_thread([], t_env)
-        push(game, t, node.body)
+        game.steps -= 1                        # its body pushed, as ``push`` does
+        if game.steps < 0:
+            raise budget.exceeded(game, t, body)
+        t["frames"].append({"n": n})
         threads.append(t)
     flow["threads"] = threads
     return WAIT
@@ -467,29 +529,69 @@ def _decide(game, th, frame, count, prompt, who):
 
     ``count`` may instead be the list of labels, built already (kept in the state).
     """
-    built = count if type(count) is list else None
-    if built is not None:
-        count = len(built)
-    if count == 1:
-        frame["answer"] = 0
-        label = built[0] if built is not None else labels(game, th, (0,))[0]
-        if who is None:
-            if game.forced is not None:        # kept for a scenario to check what was taken
-                game.forced.append((None, prompt, label))
-            game.log(f"{describe(who)}: {label} (only option)")
-            return None
-        i = seat(who)
+    if count.__class__ is list:                # the labels, built already
+        if len(count) != 1:
+            th["pending"] = {"player": _asked(game, who), "prompt": prompt, "count": len(count),
+                             "labels": count}
+            return WAIT
+        label = count[0]
+    elif count != 1:
+        i = who.seat if who.__class__ is Player else _asked(game, who)
+        if i >= game.people:
+            _asked(game, who)
+        th["pending"] = {"player": i, "prompt": prompt, "count": count}
+        return WAIT
+    else:
+        label = None
+    # One option: taken at once, with its log line. A lone choice's ``otherwise`` (nothing else
+    # to choose: the usual forced decision) is named without the labels' machinery.
+    frame["answer"] = 0
+    node = game.rules.nodes[frame["n"]]
+    if label is None:
+        if node.__class__ is _CHOOSE_IN and node.otherwise is not None:   # (the count is its options')
+            label = node.otherwise_label or "none of these"
+        else:
+            label = labels(game, th, (0,))[0]
+    _taken(game, th, node, prompt, who, label)
+    return None
+
+
+def only_otherwise(game, th, n: int, who) -> None:
+    """A ``choose`` (node id ``n``, asked of ``who``) left with its ``otherwise`` alone, taken at
+    once: its log line (and a scenario's record of it) as ``_decide`` writes it, with no frame,
+    no labels and no answer. For a generated block, which knows the choice has an ``otherwise``
+    and runs it next; an error is placed at the choice, as its frame would place it."""
+    node = game.rules.nodes[n]
+    try:
+        prompt = None if game.forced is None else node.prompt or f"choose {node.var}"
+        _taken(game, th, node, prompt, who, node.otherwise_label or "none of these")
+    except RuleError as exc:
+        raise located(game, exc, node) from None
+    except Exception as exc:
+        raise internal(game, exc, node) from exc
+
+
+def _taken(game, th, node, prompt, who, label: str) -> None:
+    """The log line of ``label``, the only option of ``node``'s decision, taken at once for
+    ``who`` (and, for a scenario to check, what was taken: ``game.forced``)."""
+    if who is None:
         if game.forced is not None:
-            game.forced.append((i, prompt, label))
-        telling.log_choice(game, th, frame, i, f"{seat_label(i, game.seat_names)}: {label} (only option)")
-        return None
+            game.forced.append((None, prompt, label))
+        game.log(f"{describe(who)}: {label} (only option)")
+        return
+    i = who.seat if who.__class__ is Player else seat(who)
+    if game.forced is not None:
+        game.forced.append((i, prompt, label))
+    names = game.seat_names
+    telling.log_choice(game, th, node, i, f"{names[i] if i < len(names) else seat_label(i)}: {label} (only option)")
+
+
+def _asked(game, who) -> int:
+    """The seat of ``who``, asked a decision: a person's (else the rule error)."""
     i = seat(who)
     if i >= game.people:
         raise RuleError(f"{game.seat_name(i)} is a scripted seat: it is never asked a decision")
-    th["pending"] = {"player": i, "prompt": prompt, "count": count}
-    if built is not None:
-        th["pending"]["labels"] = built
-    return WAIT
+    return i
 
 
 def labels(game, th, ks=None) -> list:
@@ -519,30 +621,83 @@ def labels(game, th, ks=None) -> list:
         build = _choose_in_labels
     else:                                      # an option's own name, an alternative's text
         return LABELS[kind](game, th, frame, node, ks)
+    return _in_view(game, th, build, (game, th, frame, node, ks))
+
+
+def label(game, th, k: int) -> str:
+    """Label ``k`` of the decision ``th`` waits on, as ``labels(game, th, (k,))[0]`` gives it: the
+    chosen option's, for the answer's log line, built (with a budget of its own) before the
+    answer changes anything, its errors placed."""
+    frame = th["frames"][-1]
+    node = game.rules.nodes[frame["n"]]
+    generic = node.__class__ is not _CHOOSE_IN or node.label is None or "labels" in th["pending"]
+    if not generic:
+        opts = frame["opts"]
+        if k == len(opts) - 1 and node.otherwise is not None:
+            return node.otherwise_label or "none of these"
+    saved = game.thread
+    game.thread = th
+    budget.reset(game)
+    try:
+        if generic:
+            return labels(game, th, (k,))[0]
+        env = th["envs"][-1]
+        var = node.var
+        before = env.get(var, _UNSET)
+        env[var] = opts[k]
+        try:
+            text = _in_view(game, th, node.label.__dict__.get("_fn") or compiled(node.label),
+                            (Ctx(game, env),))
+        finally:
+            if before is _UNSET:               # labelling binds nothing
+                del env[var]
+            else:
+                env[var] = before
+        return text if text.__class__ is str else describe(text, game.seat_names)
+    except RuleError as exc:
+        raise located(game, exc, node) from None
+    finally:
+        game.thread = saved
+
+
+_CHOOSE_IN = ast.ChooseIn
+
+
+def _in_view(game, th, build, args):
+    """``build(*args)`` on the state as ``th``'s player sees it (see ``labels``): inside
+    ``simultaneously``, the other players' sheets and the table's parts a thread may write as
+    the block began, with a memo of its own; the live state given back as it was."""
     state = game.state
     flow = state["flow"]
     snapshot = flow["snapshot"]
     if snapshot is None or th is flow["main"]:
-        return build(game, th, frame, node, ks)
+        return build(*args)
+    players = state["players"]
+    seen = list(snapshot["players"])           # the others as the block began, the player live
     me = th["envs"][0]["self"].seat
-    players = list(snapshot["players"])        # the others as the block began, the player live
-    players[me] = state["players"][me]
+    seen[me] = players[me]
     swap = game._swap
     if swap[0] is not snapshot:                # the parts held apart, found once per snapshot
-        swap = game._swap = (snapshot, [key for key, part in snapshot.items()
-                                        if key != "players" and part is not state[key]])
-    live = {"players": state["players"]}       # (a part no thread writes is the live one: kept)
-    for key in swap[1]:
-        live[key] = state[key]
-        state[key] = snapshot[key]
-    state["players"] = players
+        swap = game._swap = _swapped(state, snapshot)
+    apart = swap[1]                            # (a part no thread writes is the live one: kept)
+    live = dict(zip(apart, map(state.__getitem__, apart)))
+    state.update(swap[2])
+    state["players"] = seen
     memo = game.memo                           # kept for the live state, which comes back as it was
     game.memo = {}
     try:
-        return build(game, th, frame, node, ks)
+        return build(*args)
     finally:
+        state["players"] = players
         state.update(live)
         game.memo = memo
+
+
+def _swapped(state, snapshot) -> tuple:
+    """``Game._swap`` for ``snapshot``: it, the table's parts it holds apart from the live
+    state (not the players'), and those parts as it holds them."""
+    apart = [key for key, part in snapshot.items() if key != "players" and part is not state[key]]
+    return snapshot, apart, {key: snapshot[key] for key in apart}
 
 
 def _choose_one_labels(game, th, frame, node, ks):
@@ -618,15 +773,45 @@ def _choose_in(game, th, frame, node):
         prompt = node.prompt or f"choose {node.var}"
         if _decide(game, th, frame, len(options), prompt, env.get("self")) is WAIT:
             return WAIT
-    answer = frame["answer"]
-    chosen = frame["opts"][answer]
+    opts, answer = frame["opts"], frame["answer"]
     th["frames"].pop()
-    if node.otherwise is not None and answer == len(frame["opts"]) - 1:
+    if node.otherwise is not None and answer == len(opts) - 1:
         push(game, th, node.otherwise)
-        return None
-    th["envs"][-1][node.var] = chosen
-    push(game, th, node.body)
+    else:
+        th["envs"][-1][node.var] = opts[answer]
+        push(game, th, node.body)
     return None
+
+
+def _choose_in_runner(table, node, node_id):
+    """``_choose_in`` for one ``choose``: once answered, the chosen option's body (or the
+    ``otherwise``) is pushed (as ``push``) and run."""
+    var, body, otherwise = node.var, node.body, node.otherwise
+    n_body = node_id[id(body)]
+    n_otherwise = None if otherwise is None else node_id[id(otherwise)]
+
+    def run_choice(game, th, frame):
+        if "answer" not in frame:
+            return _choose_in(game, th, frame, node)
+        opts, answer = frame["opts"], frame["answer"]
+        th["frames"].pop()
+        if otherwise is not None and answer == len(opts) - 1:
+            return _run_pushed(game, th, table, n_otherwise, otherwise)
+        th["envs"][-1][var] = opts[answer]
+        return _run_pushed(game, th, table, n_body, body)
+    return run_choice
+
+
+def _run_pushed(game, th, table, n: int, block):
+    """Push ``block`` (node id ``n``) as ``push`` does (a step, the stack's depth checked) and run
+    its frame at once from ``table`` (what the machine would run next)."""
+    frames = th["frames"]
+    game.steps -= 1
+    if game.steps < 0 or len(frames) >= budget.MAX_FRAMES:
+        raise budget.exceeded(game, th, block)
+    pushed = {"n": n}
+    frames.append(pushed)
+    return table[n](game, th, pushed)
 
 
 def choices(ctx, node, values) -> list:
@@ -646,9 +831,10 @@ def choices(ctx, node, values) -> list:
 
 
 def answer(game, th: dict, index: int) -> None:
-    """Record the answer to ``th``'s pending decision (already validated)."""
+    """Record the answer to ``th``'s pending decision (already validated), and run on (``run``)."""
     th["frames"][-1]["answer"] = index
     th["pending"] = None
+    run(game, th)
 
 
 # ---------------------------------------------------------------- statements with frames of their own
@@ -683,3 +869,6 @@ EXECUTE = {
 }
 
 LABELS = {ast.ChooseOne: _choose_one_labels, ast.ChooseIn: _choose_in_labels}
+
+# Runners made for one node (``_Runners``): the executor's work with what it looks up found once.
+_RUNNERS = {ast.While: _while_runner, ast.ChooseIn: _choose_in_runner}

@@ -18,13 +18,21 @@ taken back, so telling the table is left to the designer to declare.
 """
 from __future__ import annotations
 
+from ..dsl import ast
+
 
 TOLD = ("openly", "secretly", "sealed")
 
 
 def in_block(game, th) -> bool:
     """Whether ``th`` is one of the open ``simultaneously`` block's threads (the same object)."""
-    for t in game.state["flow"]["threads"]:        # a loop, not any(...): this runs at every answer
+    threads = game.state["flow"]["threads"]
+    if not threads:
+        return False
+    me = th["envs"][0]["self"]                     # a block over the players: seat k's thread is k-th
+    if me is not None and me.seat < len(threads) and threads[me.seat] is th:
+        return True
+    for t in threads:                              # a loop, not any(...): this runs at every answer
         if t is th:
             return True
     return False
@@ -69,22 +77,25 @@ def unseal(game) -> None:
     game.state["sealed"] = []
 
 
-def told(game, node, th: dict) -> str:
-    """How the choice at ``node`` of thread ``th`` is told: its own word, else the default
-    for where it is (sealed inside ``simultaneously``, else secretly)."""
-    word = getattr(node, "told", None)             # (only choices have the field)
-    return word or ("sealed" if in_block(game, th) else "secretly")
-
-
-def log_choice(game, th: dict, frame: dict, player: int, text: str) -> None:
-    """The line saying what ``player`` chose at ``frame`` of ``th``, told as that choice declares."""
-    how = told(game, game.rules.nodes[frame["n"]], th)
-    if how == "openly":
-        game.state["log"].append({"text": text, "to": None})
-        return
+def log_choice(game, th: dict, node, player: int, text: str) -> None:
+    """The line saying what ``player`` chose at ``node`` (the choice, or a verb's call) of ``th``,
+    told as that choice declares: its own word, else the default for where it is (sealed inside
+    ``simultaneously``, else secretly)."""
+    how = node.told if node.__class__ in _CHOICES else None     # (only choices have the field)
+    if how is None:
+        how = "sealed" if in_block(game, th) else "secretly"
     state = game.state
+    if how == "secretly":
+        state["log"].append({"text": text, "to": [player]})
+        return
+    if how == "openly":
+        state["log"].append({"text": text, "to": None})
+        return
     state["log"].append({"text": text, "to": [player]})
-    if how == "sealed":
-        others = [i for i in range(len(state["players"])) if i != player]
-        if others:
-            seal(game, text, others)
+    others = [*range(len(state["players"]))]
+    del others[player]
+    if others:
+        seal(game, text, others)
+
+
+_CHOICES = frozenset((ast.ChooseIn, ast.ChooseOne))
