@@ -396,6 +396,8 @@ class _Generator:
         self.lists: set = set()            # locals that surely hold a new list (made here, never set again)
         self.bool_functions: dict = {}     # ruleset function -> whether its body ``is_bool``
         self.room_keys: dict = {}          # a loop's local -> its ``_RoomKeys`` (``rooms_walked``)
+        self.sorts: dict = {}              # a local (or an expression's text) -> its proven sort (``sort_of``)
+        self.result_sorts: dict = {}       # ruleset function -> the proven sort of its value
 
     # ------------------------------------------------------------ names in the source
     def const(self, value) -> str:
@@ -430,6 +432,40 @@ class _Generator:
     def line(self, depth: int, text: str) -> None:
         self.lines.append("    " * depth + text)
 
+    # A value's *sort* is what the generator has proven about it from where it came from, not
+    # from the checker's guess: a Python type (``Room``, ``Side``, ``int``, ``bool``, ``str``) or
+    # ``("list", item sort or None)``. Only origins this module controls prove one: a literal, a
+    # comparison, a registered function's declared result (``_RESULTS``, each checked against its
+    # code), a list a generator here collected, a loop over a proven list, a ruleset function's
+    # body. A parameter, a record field or a local of the thread proves nothing: any value can
+    # come through them, so reads of those keep every branch and the generic reader.
+
+    def sort_of(self, text: str):
+        """The proven sort of a local, constant or expression text the generator wrote (None: unknown)."""
+        found = self.sorts.get(text)
+        if found is not None:
+            return found
+        if text in self.ints:
+            return int
+        if _CONST.fullmatch(text) and text in self.namespace:
+            kind = type(self.namespace[text])
+            if kind in _CONST_SORTS:
+                return kind
+        return None
+
+    def python_type(self, text: str):
+        """The Python type of a value of proven sort (None: not known)."""
+        sort = self.sort_of(text)
+        return list if type(sort) is tuple else sort
+
+    def sorted_as(self, text: str, sort) -> str:
+        """``text``, its sort noted (None: nothing known)."""
+        if sort is not None:
+            self.sorts[text] = sort
+        else:
+            self.sorts.pop(text, None)
+        return text
+
     # ------------------------------------------------------------ whole program
     def build(self) -> Program:
         rules = self.rules
@@ -440,7 +476,7 @@ class _Generator:
             self.fnames[name] = f"F{k}"
         self.callees_first()
         kept = {}
-        for name in names:
+        for name in self.callee_order():               # (a caller then knows its callees' sorts)
             params, tree = rules.functions[name]
             mark = len(self.lines)
             try:
@@ -483,6 +519,29 @@ class _Generator:
             self.namespace[f"R{nid}"] = generated.get(id(rules.nodes[nid]), _machine_runs)
         return program
 
+    def callee_order(self) -> list:
+        """The ruleset's functions, each after those it calls (a cycle in the order met), with a
+        stack of our own (a chain of 600 functions overflowed Python's, see ``callees_first``)."""
+        functions, order, placed = self.rules.functions, [], set()
+        for root in functions:
+            stack = [(root, iter(self.callees(root)))] if root not in placed else []
+            placed.add(root)
+            while stack:
+                name, todo = stack[-1]
+                callee = next((c for c in todo if c not in placed), None)
+                if callee is not None:
+                    placed.add(callee)
+                    stack.append((callee, iter(self.callees(callee))))
+                    continue
+                stack.pop()
+                order.append(name)
+        return order
+
+    def callees(self, name: str) -> list:
+        functions = self.rules.functions
+        return [n.name for n in _walk(functions[name][1]) if n.__class__ in (ast.Function, ast.Generator)
+                and n.name in functions]
+
     def function(self, name: str, params, tree) -> None:
         """``def F(ctx, *params)``: memo first, then the budget, then the body."""
         fname = self.fnames[name]
@@ -509,6 +568,8 @@ class _Generator:
         line(1, "try:")
         result = self.with_cells(tree, scope, 2, pure=self.is_pure(name))
         line(2, f"value = {result}")
+        if self.sort_of(result) is not None:           # its callers know what it gives
+            self.result_sorts[name] = self.sort_of(result)
         line(1, "except RecursionError:")
         line(2, "raise BUDGET.call_error(game) from None")
         line(1, "finally:")
@@ -1026,8 +1087,9 @@ class _Generator:
                     cell = self.cells[key] = self.fresh("h")
                     self.cell_inits.setdefault(loop, []).append(cell)
                 self.line(d, f"if {cell} is NK:")
-                self.line(d + 1, f"{cell} = {method(self, node, scope, d + 1)}")
-                return cell
+                value = method(self, node, scope, d + 1)
+                self.line(d + 1, f"{cell} = {value}")
+                return self.sorted_as(cell, self.sort_of(value))
         return method(self, node, scope, d)
 
     def atom(self, node, scope, d: int) -> str:
@@ -1039,7 +1101,7 @@ class _Generator:
         self.line(d, f"{t} = {text}")
         if node.__class__ is ast.ListExpr:
             self.lists.add(t)
-        return t
+        return self.sorted_as(t, self.sort_of(text))
 
     def exprs(self, nodes, scope, d: int) -> list:
         """Several values, evaluated left to right (each in a local)."""
@@ -1126,11 +1188,17 @@ class _Generator:
     def attribute(self, node, scope, d):
         """``obj.name``: the value kinds that may have it are tried inline, the generic reader last
         (which gives every error). Where the checker knows the object's one kind, only its branch."""
+        side = self.room_of_side(node.obj, scope) if node.name in _SIDE_ROOM else None
+        if side is not None:                           # the side's own fields name its room
+            return self.typed_attribute(side, Room, node.name, d)
         obj = self.atom(node.obj, scope, d)
         name = node.name
         reader = self.readers.get(name)
         if reader is None:
             reader = self.readers[name] = self.const(attribute_reader(name, self.rules))
+        known = self.sort_of(obj)
+        if known in (Room, Side) and name in (ROOM_READERS if known is Room else SIDE_READERS):
+            return self.typed_attribute(obj, known, name, d)
         t = self.fresh()
         line = self.line
         sorts = self.owner_sorts(node)
@@ -1199,6 +1267,40 @@ class _Generator:
         line(d, "else:")
         line(d + 1, f"{t} = {reader}(ctx, {obj})")
         return t
+
+    def room_of_side(self, node, scope) -> str | None:
+        """For ``s.room.x`` with ``s`` a proven side, and ``x`` a field a side shares with its room
+        (``_SIDE_ROOM``): the side's local, read as the room (no room made); else None, and
+        nothing written."""
+        if node.__class__ is not ast.Attribute or node.name != "room" or node.obj.__class__ is not ast.Name \
+                or node.obj.id not in scope.names or self.sort_of(scope.names[node.obj.id]) is not Side:
+            return None
+        return scope.names[node.obj.id]
+
+    def typed_attribute(self, obj: str, known, name: str, d: int) -> str:
+        """``obj.name`` of a proven room or side (``sort_of``): its reader alone, inline."""
+        if known is Room:
+            keys = self.room_keys.get(obj)
+            text = self.keys(_ROOM_INLINE.get(name, "{reader}(ctx, {v})").format(
+                v=obj, reader=self.const(ROOM_READERS[name]), tags=self.room_tags()))
+            if keys is not None and name in ("item", "empty", "tags"):
+                keys.used.add("tags" if name == "tags" else "item")     # a room of a grid walked
+                t = self.fresh()
+                self.line(d, f"if {keys.gi} is not None:")
+                self.line(d + 1, f"{t} = " + {"item": f"{keys.gi}.get({keys.key})",
+                                              "empty": f"({keys.gi}.get({keys.key}) is None)",
+                                              "tags": keys.tag}[name])
+                self.line(d, "else:")
+                self.line(d + 1, f"{t} = {text}")
+                return self.sorted_as(t, _ROOM_SORTS.get(name))
+            return self.sorted_as(f"({text})", _ROOM_SORTS.get(name))
+        t = self.fresh()
+        text = self.keys(_SIDE_INLINE.get(name, "{reader}(ctx, {v})").format(
+            v=obj, t=t, reader=self.const(SIDE_READERS[name])))
+        if "{t}" in _SIDE_INLINE.get(name, ""):      # (its walrus needs the local)
+            self.line(d, f"{t} = {text}")
+            return self.sorted_as(t, _SIDE_SORTS.get(name))
+        return self.sorted_as(f"({text})", _SIDE_SORTS.get(name))
 
     def owner_sorts(self, node) -> set | None:
         """The one Python type ``node.obj`` has by the checker (``dsl.check``'s owners: a text's
@@ -1285,7 +1387,8 @@ class _Generator:
             args = self.exprs(node.args, scope, d)
             if self.is_inlinable(name):
                 return self.inline(node, args, scope, d)
-            return f"{self.fnames[name]}(ctx{''.join(', ' + a for a in args)})"
+            return self.sorted_as(f"{self.fnames[name]}(ctx{''.join(', ' + a for a in args)})",
+                                  self.result_sorts.get(name))
         if name in self.rules.functions or name not in FUNCTIONS:
             raise Unsupported(name)                    # left to the closures (and their errors)
         if FUNCTIONS[name].fn is zones.top and not FUNCTIONS[name].walks and len(node.args) == 1 \
@@ -1310,7 +1413,18 @@ class _Generator:
         return t
 
     def registered_call(self, name: str, args: list, d: int) -> str:
-        """A call of registered function ``name`` on the locals ``args``: its common cases inline."""
+        """A call of registered function ``name`` on the locals ``args``: its common cases inline,
+        its value's sort noted where the function's code proves it (``_RESULTS``)."""
+        t = self.calling(name, args, d)
+        fn = FUNCTIONS[name].fn
+        sort = _RESULTS.get(fn)
+        if fn is core.flatten or fn is core.as_list:   # list(x), flatten(list of lists of X)
+            given = self.sort_of(args[0]) if args else None
+            sort = None if type(given) is not tuple else given if fn is core.as_list else (
+                given[1] if type(given[1]) is tuple else None)
+        return self.sorted_as(t, sort) if _is_name(t) else t
+
+    def calling(self, name: str, args: list, d: int) -> str:
         fn = FUNCTIONS[name].fn
         cases = [case for case in (_FAST.get(fn), _FAST.get((fn, "record"))) if case and case[0] == len(args)]
         walks = FUNCTIONS[name].walks
@@ -1691,10 +1805,14 @@ class _Generator:
         items = self.fresh()                         # a fresh local: it may be assigned again
         grid = self.rooms_walked(node, scope, d)
         if grid is not None:
-            self.line(d, f"{items} = {self.registered_call(node.iterable.name, [grid], d)}")
+            walked = self.registered_call(node.iterable.name, [grid], d)
         else:
-            self.line(d, f"{items} = {self.expr(node.iterable, scope, d)}")
+            walked = self.expr(node.iterable, scope, d)
+        self.line(d, f"{items} = {walked}")
+        self.sorted_as(items, self.sort_of(walked))
         var = self.fresh("v")
+        listed = self.sort_of(items)
+        self.sorted_as(var, listed[1] if type(listed) is tuple else None)
         inner = scope.bind(node.var, var, (("var", id(node)), self.loop_level(scope) + 1, id(node)))
         self.generators += 1
         if grid is not None:
@@ -1754,12 +1872,17 @@ class _Generator:
         t = self.fresh()
         start = len(self.lines)
         self.line(d, f"{t} = {'[]' if early is None else {'True': 'False', 'False': 'True'}[early]}")
-        self.line(d, f"if type({items}) is list:")            # the common case, without a call
-        self.line(d + 1, f"ctx.game.steps -= len({items})")
-        self.line(d + 1, "if ctx.game.steps < 0:")
-        self.line(d + 2, "BUDGET.charge(ctx.game, 0)")
-        self.line(d, "else:")
-        self.line(d + 1, f"{items} = ITEMS(ctx, {items})")
+        if type(self.sort_of(items)) is tuple:                 # a list for sure: no test
+            self.line(d, f"ctx.game.steps -= len({items})")
+            self.line(d, "if ctx.game.steps < 0:")
+            self.line(d + 1, "BUDGET.charge(ctx.game, 0)")
+        else:
+            self.line(d, f"if type({items}) is list:")            # the common case, without a call
+            self.line(d + 1, f"ctx.game.steps -= len({items})")
+            self.line(d + 1, "if ctx.game.steps < 0:")
+            self.line(d + 2, "BUDGET.charge(ctx.game, 0)")
+            self.line(d, "else:")
+            self.line(d + 1, f"{items} = ITEMS(ctx, {items})")
         self.line(d, f"for {var} in {items}:")
         mark = len(self.lines)
         body = d + 1
@@ -1781,16 +1904,20 @@ class _Generator:
             self.line(body, f"{t}.append({element})")
             if fn is core.as_list:                          # a new list already: no copy
                 self.lists.add(t)
-                return t
+                return self.sorted_as(t, ("list", self.sort_of(element)))
             values = self.fresh()
             self.line(d, f"{values} = [{t}]")
             return self.mechanic(name, values, d)
         self.line(body, f"if {'' if early == 'True' else 'not '}{element}:")   # any/all stop early
         self.line(body + 1, f"{t} = {early}")
         self.line(body + 1, "break")
-        return t
+        return self.sorted_as(t, bool)
 
     def binop(self, node, scope, d):
+        text = self.operation(node, scope, d)
+        return self.sorted_as(text, bool) if node.op in _COMPARISONS else text
+
+    def operation(self, node, scope, d):
         op = node.op
         if op in ("in", "not in"):                     # the right side read below (in_tags)
             a, b = self.atom(node.left, scope, d), None
@@ -1816,8 +1943,8 @@ class _Generator:
             a, b = a, self.atom(node.right, scope, d)
             test = f"{a} in {b}" if op == "in" else f"{a} not in {b}"
             zone = "" if node.left.__class__ is ast.Literal else f" and type({a}) is not Zone"   # a literal is none
-            return (f"({test} if type({b}) is list{zone} and len({b}) < BUDGET.NODES_PER_STEP "
-                    f"else ZONE_OP({k}, {a}, {b}, ctx))")          # a long list: charged there
+            guard = self.folded(f"type({b}) is list{zone} and len({b}) < BUDGET.NODES_PER_STEP", [a, b])
+            return f"({test} if {guard} else ZONE_OP({k}, {a}, {b}, ctx))"     # a long list: charged there
         if op in ("<", "<=", ">", ">="):
             test = self.ints_test((a, node.left), (b, node.right))
             if not test:
@@ -1840,10 +1967,21 @@ class _Generator:
     def in_tags(self, node, a: str, op: str, k: str, scope, d: int) -> str:
         """``"text" in room.tags`` (or ``not in``): a room's tags (a grid walked, or any room) looked
         up in the geometry's table; any other value read and tested as ``binop`` tests it."""
-        obj = self.atom(node.obj, scope, d)
+        side = self.room_of_side(node.obj, scope)
+        obj = side or self.atom(node.obj, scope, d)
         sorts = self.owner_sorts(node)
         t, line, word = self.fresh(), self.line, "if"
         keys = self.room_keys.get(obj)
+        if side is not None or self.sort_of(obj) is Room:     # a proven room (or a side read as its room)
+            found = f"{a} {op} {self.room_tags()}[{obj}.grid][{obj}.r, {obj}.c]"
+            if keys is None:
+                return self.sorted_as(f"({found})", bool)
+            keys.used.add("tags")
+            line(d, f"if {keys.gi} is not None:")
+            line(d + 1, f"{t} = {a} {op} {keys.tag}")
+            line(d, "else:")
+            line(d + 1, f"{t} = {found}")
+            return self.sorted_as(t, bool)
         if sorts is None or Room in sorts:
             if keys is not None:
                 keys.used.add("tags")
@@ -1943,9 +2081,12 @@ class _Generator:
                 if same == (known.group(2) == "=="):
                     continue
                 return "False"
-            known = _INT_TYPE.fullmatch(part)
-            if known is not None and known.group(1) in self.ints:
-                continue
+            known = _LOCAL_TYPE.fullmatch(part)
+            if known is not None and _TYPES.get(known.group(3)) is not None \
+                    and self.python_type(known.group(1)) is not None:
+                if (self.python_type(known.group(1)) is _TYPES[known.group(3)]) != bool(known.group(2)):
+                    continue                           # a proven sort: the test is known
+                return "False"
             known = _PLAIN_FIELD.fullmatch(part)
             if known is not None and type(self.namespace.get(known.group(1))) is str \
                     and not self.conditions(self.namespace[known.group(1)]):
@@ -1957,8 +2098,8 @@ class _Generator:
         """The Python test that each ``(local, node)`` holds a number, leaving out those known
         to: a literal number, or a count the generated code made (``ints``)."""
         return " and ".join(f"type({a}) is int" for a, side in sides
-                            if a not in self.ints and not (side.__class__ is ast.Literal
-                                                           and type(side.value) is int))
+                            if self.sort_of(a) is not int and not (side.__class__ is ast.Literal
+                                                                   and type(side.value) is int))
 
     def equal(self, node, a: str, b: str, scope) -> str | None:
         """``==`` against a literal text, number or none, or a scripted seat's name (a player or
@@ -1998,9 +2139,10 @@ class _Generator:
         else:
             t = self.fresh()                           # a fresh local: it is assigned again below
             self.line(d, f"{t} = {left}")
+        first = self.sort_of(left)
         if node.op == "and":
-            self.line(d, f"if {self.holds(t, node.left)}:")
-        elif self.is_bool(node.left):
+            self.line(d, f"if {self.holds(t, node.left, first)}:")
+        elif self.is_bool(node.left) or first is bool:
             self.line(d, f"if not {t}:")
         else:
             self.line(d, f"if {t} is False or not ({t} is True or TRUTH({t}, ctx.game.state)):")
@@ -2008,7 +2150,8 @@ class _Generator:
             self.line(d + 1, f"TRACE(ctx, {self.const(node)}, 'right')")
         right = self.expr(node.right, scope, d + 1)
         self.line(d + 1, f"{t} = {right}")
-        return t
+        second = self.sort_of(right)
+        return self.sorted_as(t, first if first == second else None)
 
     def conditional(self, node, scope, d):
         cond = self.atom(node.cond, scope, d)
@@ -2016,22 +2159,25 @@ class _Generator:
         self.line(d, f"if {self.holds(cond, node.cond)}:")
         if self.tracing:
             self.line(d + 1, f"TRACE(ctx, {self.const(node)}, 'then')")
-        self.line(d + 1, f"{t} = {self.expr(node.then, scope, d + 1)}")
+        then = self.expr(node.then, scope, d + 1)
+        self.line(d + 1, f"{t} = {then}")
         self.line(d, "else:")
         if self.tracing:
             self.line(d + 1, f"TRACE(ctx, {self.const(node)}, 'else')")
-        self.line(d + 1, f"{t} = {self.expr(node.orelse, scope, d + 1)}")
-        return t
+        orelse = self.expr(node.orelse, scope, d + 1)
+        self.line(d + 1, f"{t} = {orelse}")
+        sort = self.sort_of(then)
+        return self.sorted_as(t, sort if sort == self.sort_of(orelse) else None)
 
     def not_expr(self, node, scope, d):
         a = self.atom(node.operand, scope, d)
-        if self.is_bool(node.operand):
-            return f"(not {a})"
-        return f"((not {a}) if type({a}) is bool else not TRUTH({a}, ctx.game.state))"
+        if self.is_bool(node.operand) or self.sort_of(a) is bool:
+            return self.sorted_as(f"(not {a})", bool)
+        return self.sorted_as(f"((not {a}) if type({a}) is bool else not TRUTH({a}, ctx.game.state))", bool)
 
-    def holds(self, value: str, node) -> str:
+    def holds(self, value: str, node, sort=None) -> str:
         """The Python test of whether ``value`` (of ``node``) counts as true (a zone by its cards)."""
-        if self.is_bool(node):
+        if self.is_bool(node) or (sort or self.sort_of(value)) is bool:
             return value
         return f"{value} is True or ({value} is not False and TRUTH({value}, ctx.game.state))"
 
@@ -2067,11 +2213,13 @@ class _Generator:
 
 
 _QUOTED = re.compile(r"'([a-z_]+)'")
+_COMPARISONS = ("==", "!=", "<", "<=", ">", ">=", "in", "not in")
+_CONST_SORTS = (bool, int, str, Grid, Room, Side)       # constants whose Python type is their sort
 _TEMP = re.compile(r"t\d+")          # a temporary ``fresh`` made: its one reader is the caller
 _CONST = re.compile(r"K\d+")
 _CONST_TYPE = re.compile(r"type\((K\d+)\) is (not )?(\w+)")
 _CONST_CMP = re.compile(r"(K\d+) (==|!=) (K\d+)")
-_INT_TYPE = re.compile(r"type\(([tvh]\d+)\) is int")
+_LOCAL_TYPE = re.compile(r"type\(([tvh]\d+)\) is (not )?(\w+)")
 _PLAIN_FIELD = re.compile(r"type\(ENTITIES\[\w+\]\.get\((K\d+)\)\) is not Condition")
 _TYPES = {"int": int, "str": str, "list": list, "dict": dict, "bool": bool, "Zone": Zone, "Room": Room,
           "Side": Side, "Grid": Grid, "Player": Player}
@@ -2199,6 +2347,14 @@ _DEEPEST_GENERATORS = 8    # generators inside one another written as loops (Pyt
 _INLINE_NODES = 60         # the largest function body (in syntax nodes) written at its call sites
 _INLINE_WRITTEN = 120      # ...and the most nodes one call writes, its inlined callees' with it
 
+# Registered functions whose value always has one sort (``sort_of``): each gives it or raises,
+# whatever it is given (``grids``: lists of the geometry's rooms and sides; ``count`` a length).
+_RESULTS = {
+    grids.rooms: ("list", Room), grids.row: ("list", Room), grids.column: ("list", Room),
+    grids.tagged: ("list", Room), grids.adjacent: ("list", Room), grids.neighbours: ("list", Room),
+    grids.sides: ("list", Side), grids.room: Room, grids.side: Side, core.count: int,
+}
+
 _GEO = "type({v}) is Grid and ({t} := GEO.get(({v}.grid, {v}.of))) is not None"
 _GEO_ROOM = "type({v}) is Room and ({t} := GEO.get(({v}.grid, {v}.of))) is not None"
 
@@ -2293,6 +2449,13 @@ _ROOM_INLINE = {
     "tags": "{tags}[{v}.grid][{v}.r, {v}.c]",
     "name": "ROOM_NAMES.get(({v}.r, {v}.c)) or {reader}(ctx, {v})",
 }
+
+
+# The sorts of a room's and a side's attributes (as their readers give them, ``sort_of``), and
+# a room's fields a side has too (``room_of_side``): a side stands for its room in their reads.
+_ROOM_SORTS = {"row": int, "col": int, "empty": bool, "tags": ("list", str), "name": str, "grid": Grid}
+_SIDE_SORTS = {"room": Room, "side": str, "walled": bool, "boundary": bool, "name": str}
+_SIDE_ROOM = ("row", "col", "item", "empty", "tags")
 
 
 class _RoomKeys:
