@@ -580,7 +580,7 @@ class _Generator:
         else:
             line(1, "game.memo[key] = value")
         line(1, "return value")
-        self.hot_locals(mark, has_game=True)
+        self.hot_locals(mark, has_game=True, params=[local[p] for p in params])
 
     def memo_key(self, name: str, args: list, me: str | None) -> None:
         """``key`` of a call in the memo (None: not kept), and the value kept there returned.
@@ -614,12 +614,12 @@ class _Generator:
         line(1, "else:")
         line(2, "key = None")
 
-    def hot_locals(self, mark: int, has_game: bool = False) -> None:
+    def hot_locals(self, mark: int, has_game: bool = False, params=()) -> None:
         """Make ``ctx.game`` and its state locals of the function whose body starts at line
         ``mark`` (``has_game``: ``game`` is one there already) where the body reads them on its
         common paths (the state's parts, the step budget), not only as a fallback's argument:
         neither changes while an expression is worked out (a game's state is set once)."""
-        body = _settled(self.lines[mark:])
+        body = _typed_once(_settled(self.lines[mark:]), params)
         state = any("ctx.game.state[" in text for text in body)
         game = has_game or any("ctx.game.steps" in text for text in body)
         head = [] if has_game or not game else ["    game = ctx.game"]
@@ -2026,7 +2026,8 @@ class _Generator:
                 self.line(d, "else:")
                 self.line(d + 1, f"{t} = {otherwise}")
             return t
-        if not literals - {int}:
+        proven = {self.python_type(a), self.python_type(b)} - {None}
+        if not literals - {int} and not proven - {int}:
             test = self.ints_test((a, node and node.left), (b, node and node.right))
             if not test:                               # two numbers for sure: no other case
                 self.line(d, f"{t} = {a} {op} {b}")
@@ -2040,9 +2041,16 @@ class _Generator:
             self.line(d + 2, f"{t} = NUMBER({t})")
             word = "elif"
         for kind in (list, str) if lists else ():
-            if literals - {kind}:
+            if literals - {kind} or proven - {kind}:
                 continue
             test = self.folded(f"type({a}) is {kind.__name__} and type({b}) is {kind.__name__}", [a, b])
+            if test == "True" and word == "if":           # both proven lists (or texts): that case only
+                self.line(d, f"{t} = {a} + {b}")
+                self.line(d, f"if len({t}) >= BUDGET.NODES_PER_STEP:")
+                self.line(d + 1, f"BUDGET.walked(ctx.game, (), SIZED({t}))")
+                joined = {self.sort_of(a), self.sort_of(b)}
+                return self.sorted_as(t, joined.pop() if len(joined) == 1 else ("list", None) if kind is list
+                                      else str)
             self.line(d, f"{word} {test}:")
             self.line(d + 1, f"{t} = {a} + {b}")
             self.line(d + 1, f"if len({t}) >= BUDGET.NODES_PER_STEP:")    # checked, and charged
@@ -2330,6 +2338,49 @@ def _settled(lines: list) -> list:
 
 
 _SIBLINGS = ("elif ", "else:", "except", "finally:")
+
+_TYPE_TEST = re.compile(r"\btype\(([vh]\d+)\) is (int|str|dict|list|bool|Player|Room|Side|Grid|Zone)\b")
+_ASSIGNED = re.compile(r"( *)(h\d+) = (?!NK$)")
+
+
+def _typed_once(lines: list, params) -> list:
+    """``lines`` (one generated function's, cells settled) with the type tests of a parameter or a
+    cell made inside a loop but of a value set outside it (``type(v1) is int`` at every turn)
+    read from a local set once: a parameter's at the body's start (it is never assigned), a
+    cell's beside each assignment of the cell (a cell's reads all come after one: ``expr``)."""
+    depth, loops, inits = [], [], {}
+    for text in lines:                                  # each line's loop depth, each cell's init's
+        indent = len(text) - len(text.lstrip(" "))
+        while loops and loops[-1] >= indent:
+            loops.pop()
+        depth.append(len(loops))
+        body = text[indent:]
+        if body.endswith(" = NK"):
+            for cell in body.split(" = ")[:-1]:
+                inits[cell] = len(loops)
+        if body.startswith(("for ", "while ")) and body.endswith(":"):
+            loops.append(indent)
+    wanted = set()
+    for k, text in enumerate(lines):
+        if depth[k] and "type(" in text:
+            for name, kind in _TYPE_TEST.findall(text):
+                if name in params or (name[0] == "h" and inits.get(name, depth[k]) < depth[k]):
+                    wanted.add((name, kind))
+    if not wanted:
+        return lines
+    flag = {pair: f"q{pair[0]}{pair[1].lower()}" for pair in wanted}
+    out = []
+    for text in lines:
+        assigned = None if text.endswith(" = NK") else _ASSIGNED.match(text)
+        out.append(_TYPE_TEST.sub(lambda m: flag.get((m.group(1), m.group(2)), m.group(0)), text))
+        if assigned is not None:
+            for (name, kind), q in flag.items():
+                if name == assigned.group(2):
+                    out.append(f"{assigned.group(1)}{q} = type({name}) is {kind}")
+    head = next(k for k, text in enumerate(out) if text.strip() == "try:") + 1 if any(
+        name in params for name, _ in wanted) else 0
+    first = [f"        {q} = type({name}) is {kind}" for (name, kind), q in flag.items() if name in params]
+    return out[:head] + first + out[head:]
 
 
 def _walk(tree):
