@@ -1087,10 +1087,25 @@ class _Generator:
                     cell = self.cells[key] = self.fresh("h")
                     self.cell_inits.setdefault(loop, []).append(cell)
                 self.line(d, f"if {cell} is NK:")
-                value = method(self, node, scope, d + 1)
-                self.line(d + 1, f"{cell} = {value}")
-                return self.sorted_as(cell, self.sort_of(value))
+                before, mark = self.temp, len(self.lines)
+                self.into(cell, method(self, node, scope, d + 1), d + 1, mark, before)
+                return cell
         return method(self, node, scope, d)
+
+    def into(self, target: str, value: str, d: int, mark: int, before: int) -> None:
+        """``target = value``, where ``value`` was written from line ``mark`` on with the temporaries
+        made after ``before``: a temporary made there is renamed ``target`` in those lines (its
+        one reader is this assignment), else the value is copied."""
+        sort = self.sort_of(value)
+        if _TEMP.fullmatch(value) and int(value[1:]) > before and value not in self.room_keys:
+            name = re.compile(rf"\b{value}\b")
+            self.lines[mark:] = [name.sub(target, text) for text in self.lines[mark:]]
+            for known in (self.ints, self.lists):
+                if value in known:
+                    known.add(target)
+        else:
+            self.line(d, f"{target} = {value}")
+        self.sorted_as(target, sort)
 
     def atom(self, node, scope, d: int) -> str:
         """A local holding the node's value (evaluated now), or a constant."""
@@ -2167,15 +2182,21 @@ class _Generator:
         self.line(d, f"if {self.holds(cond, node.cond)}:")
         if self.tracing:
             self.line(d + 1, f"TRACE(ctx, {self.const(node)}, 'then')")
+        before, mark = self.temp, len(self.lines)
         then = self.expr(node.then, scope, d + 1)
-        self.line(d + 1, f"{t} = {then}")
+        sort = self.sort_of(then)
+        self.into(t, then, d + 1, mark, before)
         self.line(d, "else:")
         if self.tracing:
             self.line(d + 1, f"TRACE(ctx, {self.const(node)}, 'else')")
+        before, mark = self.temp, len(self.lines)
         orelse = self.expr(node.orelse, scope, d + 1)
-        self.line(d + 1, f"{t} = {orelse}")
-        sort = self.sort_of(then)
-        return self.sorted_as(t, sort if sort == self.sort_of(orelse) else None)
+        other = self.sort_of(orelse)
+        self.into(t, orelse, d + 1, mark, before)
+        if t in self.ints and not (then in self.ints and orelse in self.ints):
+            self.ints.discard(t)                        # (renamed from one arm only)
+        self.lists.discard(t)
+        return self.sorted_as(t, sort if sort == other else None)
 
     def not_expr(self, node, scope, d):
         a = self.atom(node.operand, scope, d)
