@@ -2199,10 +2199,31 @@ class _Generator:
         return self.sorted_as(t, sort if sort == other else None)
 
     def not_expr(self, node, scope, d):
+        if node.operand.__class__ is ast.BoolOp and not self.tracing:
+            return self.sorted_as(f"(not {self.truth(node.operand, scope, d)})", bool)
         a = self.atom(node.operand, scope, d)
         if self.is_bool(node.operand) or self.sort_of(a) is bool:
             return self.sorted_as(f"(not {a})", bool)
         return self.sorted_as(f"((not {a}) if type({a}) is bool else not TRUTH({a}, ctx.game.state))", bool)
+
+    def truth(self, node, scope, d: int) -> str:
+        """A local (or a constant) holding whether ``node``'s value counts as true: an and/or's
+        parts each tested for truth once, as they are reached (their values are not needed)."""
+        if node.__class__ is not ast.BoolOp:
+            value = self.atom(node, scope, d)
+            test = self.holds(value, node)
+            if test == value:
+                return value
+            t = self.fresh()
+            self.line(d, f"{t} = {test}")
+            return self.sorted_as(t, bool)
+        t = self.fresh()
+        before, mark = self.temp, len(self.lines)
+        self.into(t, self.truth(node.left, scope, d), d, mark, before)
+        self.line(d, f"if {'' if node.op == 'and' else 'not '}{t}:")
+        before, mark = self.temp, len(self.lines)
+        self.into(t, self.truth(node.right, scope, d + 1), d + 1, mark, before)
+        return self.sorted_as(t, bool)
 
     def holds(self, value: str, node, sort=None) -> str:
         """The Python test of whether ``value`` (of ``node``) counts as true (a zone by its cards)."""
@@ -2369,18 +2390,23 @@ def _typed_once(lines: list, params) -> list:
     cell made inside a loop but of a value set outside it (``type(v1) is int`` at every turn)
     read from a local set once: a parameter's at the body's start (it is never assigned), a
     cell's beside each assignment of the cell (a cell's reads all come after one: ``expr``)."""
-    depth, loops, inits = [], [], {}
+    depth, loops, inits, once = [], [], {}, []
     for text in lines:                                  # each line's loop depth, each cell's init's
         indent = len(text) - len(text.lstrip(" "))
         while loops and loops[-1] >= indent:
             loops.pop()
-        depth.append(len(loops))
+        while once and once[-1] >= indent:
+            once.pop()
+        depth.append(0 if once else len(loops))         # (a loop-invariant cell's work runs once)
         body = text[indent:]
         if body.endswith(" = NK"):
             for cell in body.split(" = ")[:-1]:
                 inits[cell] = len(loops)
         if body.startswith(("for ", "while ")) and body.endswith(":"):
             loops.append(indent)
+        test = _CELL_TEST.match(body)
+        if test is not None and inits.get(test.group(2), len(loops)) < len(loops):
+            once.append(indent)
     wanted = set()
     for k, text in enumerate(lines):
         if depth[k] and "type(" in text:
