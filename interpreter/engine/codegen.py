@@ -619,7 +619,7 @@ class _Generator:
         ``mark`` (``has_game``: ``game`` is one there already) where the body reads them on its
         common paths (the state's parts, the step budget), not only as a fallback's argument:
         neither changes while an expression is worked out (a game's state is set once)."""
-        body = _typed_once(_settled(self.lines[mark:]), params)
+        body = _typed_once(_settled(_hoisted(self.lines[mark:])), params)
         state = any("ctx.game.state[" in text for text in body)
         game = has_game or any("ctx.game.steps" in text for text in body)
         head = [] if has_game or not game else ["    game = ctx.game"]
@@ -2380,6 +2380,49 @@ def _settled(lines: list) -> list:
 
 
 _SIBLINGS = ("elif ", "else:", "except", "finally:")
+
+_FOR = re.compile(r"( *)for [\w, ]+ in (?:ZIP\()?([tvh]\d+|values)(?:, [\w, ]+\))?:$")
+
+
+def _hoisted(lines: list) -> list:
+    """``lines`` with the cells a loop's body works out first thing, of values that do not
+    change from turn to turn (made NK outside the loop), worked out before the loop instead,
+    when it has a turn to run (``if items:``): at its first turn's start, as before, and never
+    tested again at the others. A cell's work reads no loop variable (its key says so)."""
+    inits: dict = {}
+    out: list = []
+    k = 0
+    while k < len(lines):
+        text = lines[k]
+        indent = len(text) - len(text.lstrip(" "))
+        body = text[indent:]
+        if body.endswith(" = NK"):
+            for cell in body.split(" = ")[:-1]:
+                inits[cell] = indent
+        loop = _FOR.match(text)
+        if loop is None:
+            out.append(text)
+            k += 1
+            continue
+        inner, j, moved = indent + 4, k + 1, []
+        while j < len(lines):                         # the leading cell blocks of the body
+            test = _CELL_TEST.match(lines[j])
+            if test is None or len(test.group(1)) != inner or inits.get(test.group(2), inner) >= inner:
+                break
+            end = j + 1
+            while end < len(lines) and len(lines[end]) - len(lines[end].lstrip(" ")) > inner:
+                end += 1
+            moved.extend(lines[j:end])
+            j = end
+        if moved:
+            out.append(" " * indent + f"if {loop.group(2)}:")
+            out.extend(moved)
+            if j == len(lines) or len(lines[j]) - len(lines[j].lstrip(" ")) < inner:
+                lines = lines[:j] + [" " * inner + "pass"] + lines[j:]
+        out.append(text)
+        k = j
+    return out
+
 
 _TYPE_TEST = re.compile(r"\btype\(([vh]\d+)\) is (int|str|dict|list|bool|Player|Room|Side|Grid|Zone)\b")
 _ASSIGNED = re.compile(r"( *)(h\d+) = (?!NK$)")
