@@ -2425,6 +2425,8 @@ def _hoisted(lines: list) -> list:
 
 
 _TYPE_TEST = re.compile(r"\btype\(([vh]\d+)\) is (int|str|dict|list|bool|Player|Room|Side|Grid|Zone)\b")
+_TRUTH = "({0} is True or ({0} is not False and TRUTH({0}, ctx.game.state)))"
+_TRUTH_TEST = re.compile(r"(?:(?<=^if )|(?<= if )|(?<= = )|(?<=\())(h\d+) is True or \(\1 is not False and TRUTH\(\1, ctx\.game\.state\)\)")
 _ASSIGNED = re.compile(r"( *)(h\d+) = (?!NK$)")
 
 
@@ -2456,20 +2458,29 @@ def _typed_once(lines: list, params) -> list:
             for name, kind in _TYPE_TEST.findall(text):
                 if name in params or (name[0] == "h" and inits.get(name, depth[k]) < depth[k]):
                     wanted.add((name, kind))
+        if depth[k] and "TRUTH(" in text:                 # a cell's truth, the same way
+            for name in _TRUTH_TEST.findall(text):
+                if inits.get(name, depth[k]) < depth[k]:
+                    wanted.add((name, "truth"))
     if not wanted:
         return lines
     flag = {pair: f"q{pair[0]}{pair[1].lower()}" for pair in wanted}
+    tests = {pair: f"type({pair[0]}) is {pair[1]}" if pair[1] != "truth" else _TRUTH.format(pair[0])
+             for pair in wanted}
     out = []
     for text in lines:
         assigned = None if text.endswith(" = NK") else _ASSIGNED.match(text)
-        out.append(_TYPE_TEST.sub(lambda m: flag.get((m.group(1), m.group(2)), m.group(0)), text))
+        text = _TYPE_TEST.sub(lambda m: flag.get((m.group(1), m.group(2)), m.group(0)), text)
+        if "TRUTH(" in text:
+            text = _TRUTH_TEST.sub(lambda m: flag.get((m.group(1), "truth"), m.group(0)), text)
+        out.append(text)
         if assigned is not None:
             for (name, kind), q in flag.items():
                 if name == assigned.group(2):
-                    out.append(f"{assigned.group(1)}{q} = type({name}) is {kind}")
+                    out.append(f"{assigned.group(1)}{q} = {tests[name, kind]}")
     head = next(k for k, text in enumerate(out) if text.strip() == "try:") + 1 if any(
         name in params for name, _ in wanted) else 0
-    first = [f"        {q} = type({name}) is {kind}" for (name, kind), q in flag.items() if name in params]
+    first = [f"        {q} = {tests[name, kind]}" for (name, kind), q in flag.items() if name in params]
     return out[:head] + first + out[head:]
 
 
