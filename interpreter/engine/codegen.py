@@ -580,7 +580,7 @@ class _Generator:
         else:
             line(1, "game.memo[key] = value")
         line(1, "return value")
-        self.hot_locals(mark, has_game=True, params=[local[p] for p in params])
+        self.hot_locals(mark, has_game=True, params=[local[p] for p in params] + [me])   # (self: set once too)
 
     def memo_key(self, name: str, args: list, me: str | None) -> None:
         """``key`` of a call in the memo (None: not kept), and the value kept there returned.
@@ -1461,7 +1461,8 @@ class _Generator:
                     self.ints.add(t)
                 return t
             self.line(d, f"{word} {test}:")
-            self.line(d + 1, f"{t} = {self.keys(value.format(*args, t=t))}")
+            found = self.keys(value.format(*args, t=t))
+            self.line(d + 1, f"{t} = {found}" if found != t else "pass")     # (the guard set it)
             if walks:                                 # charged as the function is: values and result
                 self.charged(walks, args, f"({''.join(a + ', ' for a in args)})", t, d + 1)
             word = "elif"
@@ -1797,6 +1798,13 @@ class _Generator:
                 elif type(constant) in (list, dict):
                     terms = ["True"]
                     break
+                continue
+            proven = self.python_type(value)
+            if proven is not None:                     # its type known: its length, or nothing
+                if walks == "lists" and proven in budget._SIZED:
+                    terms.append(f"len({value})")
+                elif walks != "lists" and proven in (list, dict):
+                    terms.append("True")
                 continue
             terms.append(f"(len({value}) if type({value}) in SIZED_T else 0)" if walks == "lists"
                          else f"type({value}) is list or type({value}) is dict")
