@@ -90,7 +90,10 @@ def test_values_read_by_their_proven_sort_are_the_closures(board):
            'count(r for r in mine(board) if not r.empty)', 'list(r.empty or r.row > 2 for r in mine(board))',
            'list(if r.empty then r.row else r.col for r in row(board, 2))',
            'list(x.row for x in [room(board, 1, 2), {"row": 7}])', 'rows_of([{"row": 5}, room(board, 3, 3)])',
-           'row_of({"row": 1, "col": 2})', 'free(sides(room(board, 1, 1))[2])'], *board)
+           'row_of({"row": 1, "col": 2})', 'free(sides(room(board, 1, 1))[2])',
+           # a grid's rooms walked where the geometry's tables do not serve (rooms of a room's grid)
+           'list([r.item, r.empty, "a" in r.tags, r.tags] for r in rooms(room(board, 2, 2)))',
+           'count(r for r in rooms(room(board, 1, 1)) if r.empty and "a" not in r.tags)'], *board)
 
 
 @pytest.mark.parametrize("text", ['row_of(5)', 'rows_of([1])', 'free({"walled": false})', 'mine(3)',

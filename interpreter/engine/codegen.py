@@ -374,6 +374,7 @@ class _Generator:
         self.consts: dict = {}             # (type, value) or id -> its K name
         self.namespace["ZIP"], self.namespace["SIZED_T"] = zip, budget._SIZED
         self.namespace["RKEYS"], self.namespace["RTAGS"] = _room_keys(rules, self.namespace[self.room_tags()])
+        self.namespace["ROOM_ITEMS"], self.namespace["ROOM_TAGS"] = _RoomItems, _tags_of(self.namespace[self.room_tags()])
         self.lines: list = []
         self.temp = 0
         self.fnames: dict = {}             # ruleset function -> its F name
@@ -1300,14 +1301,9 @@ class _Generator:
                 v=obj, reader=self.const(ROOM_READERS[name]), tags=self.room_tags()))
             if keys is not None and name in ("item", "empty", "tags"):
                 keys.used.add("tags" if name == "tags" else "item")     # a room of a grid walked
-                t = self.fresh()
-                self.line(d, f"if {keys.gi} is not None:")
-                self.line(d + 1, f"{t} = " + {"item": f"{keys.gi}.get({keys.key})",
-                                              "empty": f"({keys.gi}.get({keys.key}) is None)",
-                                              "tags": keys.tag}[name])
-                self.line(d, "else:")
-                self.line(d + 1, f"{t} = {text}")
-                return self.sorted_as(t, _ROOM_SORTS.get(name))
+                return self.sorted_as({"item": f"{keys.gi}.get({keys.key})", "tags": keys.tag,
+                                       "empty": f"({keys.gi}.get({keys.key}) is None)"}[name],
+                                      _ROOM_SORTS.get(name))
             return self.sorted_as(f"({text})", _ROOM_SORTS.get(name))
         t = self.fresh()
         text = self.keys(_SIDE_INLINE.get(name, "{reader}(ctx, {v})").format(
@@ -1858,28 +1854,31 @@ class _Generator:
         return self.atom(it.args[0], scope, d)
 
     def walk_rooms(self, keys, var: str, at: int, d: int) -> None:
-        """The loop at line ``at`` walks ``keys.items`` with their cells' keys and tags, read where
-        the rooms are the geometry's own (``rooms(grid)`` made them) and the grid's items were
-        found in the state; else ``keys.items`` itself stands for both (and ``gi`` is None)."""
+        """The loop at line ``at`` walks ``keys.items`` (rooms: ``rooms(g)`` gave them) with their
+        cells' keys and tags, from tables made once where the rooms are the geometry's own and the
+        grid's items were found in the state; else the rooms themselves are the keys of ``gi``,
+        which reads each one's item as a room's ``item`` does, and their tags are read as the
+        loop comes to them (``ROOM_TAGS``): one body either way, no test at each read."""
         g, items, line = keys.grid, keys.items, self.lines
         state = "ctx.game.state"
         setup = [
+            f"{keys.gi} = None",
             f"if type({g}) is Grid and ({keys.geo} := GEO.get(({g}.grid, {g}.of))) is not None "
             f"and {items} is {keys.geo}.rooms:",
-            f"    {keys.keys} = RKEYS[{g}.grid]",
-            f"    {keys.tags} = RTAGS[{g}.grid]",
             "    try:",
+            f"        {keys.keys} = RKEYS[{g}.grid]",
+            f"        {keys.tags} = RTAGS[{g}.grid]",
             f"        {keys.gi} = ({state}['grids'] if {g}.of is None else {state}['players'][{g}.of]['grids'])"
             f"[{g}.grid]['items']",
             "    except ERROR:",
-            f"        {keys.gi} = None",
-            "else:",
-            f"    {keys.gi} = None",
-            f"    {keys.keys} = {keys.tags} = {items}",
+            "        pass",
+            f"if {keys.gi} is None:",
+            f"    {keys.gi} = ROOM_ITEMS({state})",
+            f"    {keys.keys} = {items}",
+            f"    {keys.tags} = ROOM_TAGS({items})",
         ]
         if "tags" not in keys.used:
-            setup = [text for text in setup if f"{keys.tags} = RTAGS" not in text]
-            setup[-1] = setup[-1].replace(f"{keys.tags} = ", "")
+            setup = [text for text in setup if f"{keys.tags} = " not in text]
         line[at] = "    " * d + (f"for {var}, {keys.key}, {keys.tag} in ZIP({items}, {keys.keys}, {keys.tags}):"
                                  if "tags" in keys.used else f"for {var}, {keys.key} in ZIP({items}, {keys.keys}):")
         line[at:at] = ["    " * d + self.keys(text) for text in setup]
@@ -1996,15 +1995,10 @@ class _Generator:
         t, line, word = self.fresh(), self.line, "if"
         keys = self.room_keys.get(obj)
         if side is not None or self.sort_of(obj) is Room:     # a proven room (or a side read as its room)
-            found = f"{a} {op} {self.room_tags()}[{obj}.grid][{obj}.r, {obj}.c]"
             if keys is None:
-                return self.sorted_as(f"({found})", bool)
+                return self.sorted_as(f"({a} {op} {self.room_tags()}[{obj}.grid][{obj}.r, {obj}.c])", bool)
             keys.used.add("tags")
-            line(d, f"if {keys.gi} is not None:")
-            line(d + 1, f"{t} = {a} {op} {keys.tag}")
-            line(d, "else:")
-            line(d + 1, f"{t} = {found}")
-            return self.sorted_as(t, bool)
+            return self.sorted_as(f"({a} {op} {keys.tag})", bool)
         if sorts is None or Room in sorts:
             if keys is not None:
                 keys.used.add("tags")
@@ -2616,6 +2610,28 @@ _ROOM_INLINE = {
 _ROOM_SORTS = {"row": int, "col": int, "empty": bool, "tags": ("list", str), "name": str, "grid": Grid}
 _SIDE_SORTS = {"room": Room, "side": str, "walled": bool, "boundary": bool, "name": str}
 _SIDE_ROOM = ("row", "col", "item", "empty", "tags")
+
+
+class _RoomItems:
+    """The items of the rooms a loop walks (``walk_rooms``) where the geometry's tables do not
+    serve: ``get(room)`` reads a room's item as a room's ``item`` does (its errors too)."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state):
+        self.state = state
+
+    def get(self, room):
+        return grids.room_item(self.state, room)
+
+
+def _tags_of(tags: dict):
+    """``ROOM_TAGS(rooms)``: each room's tags, as a room's ``tags`` reads them (``tags``: {grid:
+    {(row, col): tags}}), read as a loop comes to the room."""
+    def walk(rooms):
+        for room in rooms:
+            yield tags[room.grid][room.r, room.c]
+    return walk
 
 
 class _RoomKeys:
