@@ -360,6 +360,7 @@ class _Generator:
             "CELL": _cells(rules), "CELL_KEY": _cell_key, "ROOM_NAMES": _room_names(rules), "CONDITION": _condition_reader(Ctx, compiled),
             "TRUTH": truth, "ITEMS": _items, "ENTITIES": rules.entities, "Condition": Condition,
             "EDGE": _edges(rules), "EDGE_KEY": _edge_key, "GEO": grids.geometries(rules), "Grid": Grid,
+            "SIDES_AT": grids.flat(rules)[0], "ACROSS_AT": grids.flat(rules)[1],
             "LIMITS": limits,
             "ZONE_OP": _zone_binop, "CMP_ERROR": _compare_error, "FAIL": _fail,
             "NUMBER": number, "SIZED": sized, "INT": _int, "DIVIDE": _divide, "PLUS": _plus,
@@ -2531,7 +2532,7 @@ _FAST = {
     grids.column: (2, _GEO.format(v="{0}", t="{t}"), "{t}.cols.get({1}, [])"),
     grids.tagged: (2, _GEO.format(v="{0}", t="{t}") + " and type({1}) is str and {1} in {t}.tagged",
                    "{t}.tagged[{1}]"),
-    grids.sides: (1, _GEO_ROOM.format(v="{0}", t="{t}") + " and ({t} := {t}.sides.get(({0}.r, {0}.c))) is not None",
+    grids.sides: (1, "type({0}) is Room and ({t} := SIDES_AT.get(({0}.grid, {0}.of, {0}.r, {0}.c))) is not None",
                   "{t}"),
     grids.adjacent: (1, _GEO_ROOM.format(v="{0}", t="{t}") + " and ({t} := {t}.adjacent.get(({0}.r, {0}.c))) is not None",
                      "{t}"),
@@ -2558,8 +2559,8 @@ _PLAYER_INLINE = {
 # key, as ``grids.edge_key`` names it, from a table made once).
 _SIDE_INLINE = {
     "room": "Room({v}.grid, {v}.of, {v}.r, {v}.c)",
-    "across": ("{reader}(ctx, {v}) if ({t} := GEO.get(({v}.grid, {v}.of))) is None "       # its geometry's
-               "or ({t} := {t}.across.get(({v}.r, {v}.c, {v}.side), NK)) is NK else {t}"),
+    "across": ("{t} if ({t} := ACROSS_AT.get(({v}.grid, {v}.of, {v}.r, {v}.c, {v}.side), NK)) "   # its geometry's
+               "is not NK else {reader}(ctx, {v})"),
     "side": "{v}.side",
     "walled": ("((EDGE.get(({v}.r, {v}.c, {v}.side)) or EDGE_KEY({v})) in (ctx.game.state['grids'] if {v}.of is None "
                "else ctx.game.state['players'][{v}.of]['grids'])[{v}.grid]['walls'])"),
