@@ -2408,6 +2408,10 @@ def _hoisted(lines: list) -> list:
             k += 1
             continue
         inner, j, moved = indent + 4, k + 1, []
+        kept = []                                      # the turn's own cells made NK: they stay
+        while j < len(lines) and lines[j].endswith(" = NK") and len(lines[j]) - len(lines[j].lstrip(" ")) == inner:
+            kept.append(lines[j])
+            j += 1
         while j < len(lines):                         # the leading cell blocks of the body
             test = _CELL_TEST.match(lines[j])
             if test is None or len(test.group(1)) != inner or inits.get(test.group(2), inner) >= inner:
@@ -2420,9 +2424,10 @@ def _hoisted(lines: list) -> list:
         if moved:
             out.append(" " * indent + f"if {loop.group(2)}:")
             out.extend(moved)
-            if j == len(lines) or len(lines[j]) - len(lines[j].lstrip(" ")) < inner:
-                lines = lines[:j] + [" " * inner + "pass"] + lines[j:]
+            if not kept and (j == len(lines) or len(lines[j]) - len(lines[j].lstrip(" ")) < inner):
+                kept.append(" " * inner + "pass")
         out.append(text)
+        out.extend(kept)
         k = j
     return out
 
