@@ -143,3 +143,17 @@ def test_a_type_or_truth_a_loop_tests_at_every_turn_is_worked_out_once():
         "                h2 = f()", "                qh2str = type(h2) is str", f"                qh2truth = {truth}",
         "            if qv1int and qh2str:", "                y = qh2truth",
         "            if h4 is NK:", "                h4 = g()", "            if type(h4) is str:", "                z = 1"]
+
+
+def test_the_source_is_the_same_whatever_the_hash_seed():
+    """The passes over the source walk their findings in a fixed order: the same program text (and
+    so the same cached bytecode) in every process."""
+    import os
+    import subprocess
+    import sys
+    script = ("import hashlib; from interpreter.content.ruleset import load_ruleset; "
+              "from interpreter.engine import codegen; "
+              "print(hashlib.sha256(codegen.program_of(load_ruleset('lairs')).source.encode()).hexdigest())")
+    seen = {subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                           env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2")}
+    assert len(seen) == 1

@@ -2472,7 +2472,7 @@ def _typed_once(lines: list, params) -> list:
                     wanted.add((name, "truth"))
     if not wanted:
         return lines
-    flag = {pair: f"q{pair[0]}{pair[1].lower()}" for pair in wanted}
+    flag = {pair: f"q{pair[0]}{pair[1].lower()}" for pair in sorted(wanted)}    # (the same source every run)
     tests = {pair: f"type({pair[0]}) is {pair[1]}" if pair[1] != "truth" else _TRUTH.format(pair[0])
              for pair in wanted}
     out = []
