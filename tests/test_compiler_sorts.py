@@ -93,11 +93,15 @@ def test_values_read_by_their_proven_sort_are_the_closures(board):
            'row_of({"row": 1, "col": 2})', 'free(sides(room(board, 1, 1))[2])',
            # a grid's rooms walked where the geometry's tables do not serve (rooms of a room's grid)
            'list([r.item, r.empty, "a" in r.tags, r.tags] for r in rooms(room(board, 2, 2)))',
-           'count(r for r in rooms(room(board, 1, 1)) if r.empty and "a" not in r.tags)'], *board)
+           'count(r for r in rooms(room(board, 1, 1)) if r.empty and "a" not in r.tags)',
+           # a list written out, and a constant list: their items' one sort, or none
+           'list(x.row + x.col for x in [room(board, 1, 2), room(board, 3, 1)])',
+           'list(x.row for x in [room(board, 1, 2), {"row": 4}])', 'list(count(c for c in l) for l in lines)'], *board)
 
 
 @pytest.mark.parametrize("text", ['row_of(5)', 'rows_of([1])', 'free({"walled": false})', 'mine(3)',
-                                  'edges("board")', 'corner(none)'])
+                                  'edges("board")', 'corner(none)', 'list(x.row for x in ["a", "b"])',
+                                  'list(x.row for x in lines)'])
 def test_a_value_of_another_kind_fails_as_in_the_closures(text, board):
     """A parameter given a value that is not a room or a side (where the function's own body or a
     built-in's result would have proven one): the same rule error either way."""

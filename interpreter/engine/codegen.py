@@ -400,6 +400,7 @@ class _Generator:
         self.room_keys: dict = {}          # a loop's local -> its ``_RoomKeys`` (``rooms_walked``)
         self.sorts: dict = {}              # a local (or an expression's text) -> its proven sort (``sort_of``)
         self.result_sorts: dict = {}       # ruleset function -> the proven sort of its value
+        self.root_sorts: dict = {}         # id(expression root) -> the proven sort of its value
 
     # ------------------------------------------------------------ names in the source
     def const(self, value) -> str:
@@ -450,9 +451,13 @@ class _Generator:
         if text in self.ints:
             return int
         if _CONST.fullmatch(text) and text in self.namespace:
-            kind = type(self.namespace[text])
+            value = self.namespace[text]
+            kind = type(value)
             if kind in _CONST_SORTS:
                 return kind
+            if kind is list and len(value) < 4096:     # a constant list (never changed): its items'
+                items = {type(item) for item in value}
+                return ("list", items.pop() if len(items) == 1 and items <= {bool, int, str} else None)
         return None
 
     def python_type(self, text: str):
@@ -640,6 +645,7 @@ class _Generator:
         self.line(1, "env = ctx.env")
         result = self.with_cells(tree, _Scope({}, dynamic=True), 1)
         self.line(1, f"return {result}")
+        self.root_sorts[id(tree)] = self.sort_of(result)      # (a choice's filter reads its list's)
         self.hot_locals(mark)
 
     def options(self, name: str, node) -> None:
@@ -654,6 +660,8 @@ class _Generator:
         self.line(1, "out = []")
         inits = len(self.lines)
         self.line(1, f"for {var} in values:")
+        listed = self.root_sorts.get(id(node.iterable))      # the machine gives its list's items
+        self.sorted_as(var, listed[1] if type(listed) is tuple else None)
         scope = _Scope({node.var: var}, dynamic=True, keys={node.var: (("var", id(node)), 1, id(node))})
         self.begin_cells(node.cond, scope, 1)
         try:
@@ -1196,7 +1204,9 @@ class _Generator:
         return t
 
     def list_expr(self, node, scope, d):
-        return "[" + ", ".join(self.exprs(node.items, scope, d)) + "]"
+        items = self.exprs(node.items, scope, d)
+        sorts = {self.sort_of(item) for item in items}
+        return self.sorted_as("[" + ", ".join(items) + "]", ("list", sorts.pop() if len(sorts) == 1 else None))
 
     def dict_expr(self, node, scope, d):
         values = self.exprs([v for _, v in node.pairs], scope, d)
@@ -1219,14 +1229,22 @@ class _Generator:
         t = self.fresh()
         line = self.line
         sorts = self.owner_sorts(node)
+        if known is str and name != "id" and (self.record_fields(name) or self.conditions(name)):
+            fields = self.record_fields(name)          # a proven text: a record's field, or the reader
+            line(d, f"if {obj} in {self.const(fields)}:")
+            line(d + 1, f"{t} = {self.const(fields)}[{obj}]")
+            line(d, "else:")
+            if self.conditions(name):
+                c = self.fresh()
+                line(d + 1, f"{c} = {self.const(self.conditions(name))}.get({obj})")
+                line(d + 1, f"{t} = {reader}(ctx, {obj}) if {c} is None else CONDITION(ctx, {obj}, {c})")
+            else:
+                line(d + 1, f"{t} = {reader}(ctx, {obj})")
+            return t
 
         def may_be(sort) -> bool:
             return sorts is None or sort in sorts
-        fields = self.fields.get(name)
-        if fields is None:
-            fields = self.fields[name] = {rid: record[name] for rid, record in self.rules.entities.items()
-                                          if name in record and type(record[name]) is not Condition
-                                          } if name != "id" else {}
+        fields = self.record_fields(name)
         conditions = self.conditions(name)
         word = "if"
         k = self.const(name)
@@ -1284,6 +1302,15 @@ class _Generator:
         line(d, "else:")
         line(d + 1, f"{t} = {reader}(ctx, {obj})")
         return t
+
+    def record_fields(self, name: str) -> dict:
+        """{record id: its plain field ``name``} (one table per name; none for ``id``)."""
+        fields = self.fields.get(name)
+        if fields is None:
+            fields = self.fields[name] = {rid: record[name] for rid, record in self.rules.entities.items()
+                                          if name in record and type(record[name]) is not Condition
+                                          } if name != "id" else {}
+        return fields
 
     def room_of_side(self, node, scope) -> str | None:
         """For ``s.room.x`` with ``s`` a proven side, and ``x`` a field a side shares with its room
