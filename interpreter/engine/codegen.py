@@ -2488,7 +2488,14 @@ def _typed_once(lines: list, params) -> list:
         if test is not None and inits.get(test.group(2), len(loops)) < len(loops):
             once.append(indent)
     wanted = set()
+    counts = {}                                          # a parameter's tests anywhere: 3 or more pay too
     for k, text in enumerate(lines):
+        if "type(" in text:
+            for name, kind in _TYPE_TEST.findall(text):
+                if name in params:
+                    counts[name, kind] = counts.get((name, kind), 0) + 1
+                    if counts[name, kind] >= 3:
+                        wanted.add((name, kind))
         if depth[k] and "type(" in text:
             for name, kind in _TYPE_TEST.findall(text):
                 if name in params or (name[0] == "h" and inits.get(name, depth[k]) < depth[k]):
