@@ -1266,14 +1266,7 @@ class _Generator:
             else:
                 line(d + 2, f"{t} = {reader}(ctx, {obj})")
             word = "elif"
-        keys = self.room_keys.get(obj)
-        if keys is not None and name in ("item", "empty", "tags") and may_be(Room):
-            keys.used.add("tags" if name == "tags" else "item")     # a room of a grid walked
-            line(d, f"{word} {keys.gi} is not None:")
-            line(d + 1, f"{t} = " + {"item": f"{keys.gi}.get({keys.key})",
-                                     "empty": f"({keys.gi}.get({keys.key}) is None)", "tags": keys.tag}[name])
-            word = "elif"
-        if name in ROOM_READERS and may_be(Room):
+        if name in ROOM_READERS and may_be(Room):     # (a room of a grid walked is proven: typed_attribute)
             line(d, f"{word} type({obj}) is Room:")
             line(d + 1, f"{t} = " + self.keys(_ROOM_INLINE.get(name, "{reader}(ctx, {v})").format(
                 v=obj, reader=self.const(ROOM_READERS[name]), tags=self.room_tags())))
@@ -2021,18 +2014,13 @@ class _Generator:
         obj = side or self.atom(node.obj, scope, d)
         sorts = self.owner_sorts(node)
         t, line, word = self.fresh(), self.line, "if"
-        keys = self.room_keys.get(obj)
         if side is not None or self.sort_of(obj) is Room:     # a proven room (or a side read as its room)
+            keys = self.room_keys.get(obj)
             if keys is None:
                 return self.sorted_as(f"({a} {op} {self.room_tags()}[{obj}.grid][{obj}.r, {obj}.c])", bool)
             keys.used.add("tags")
             return self.sorted_as(f"({a} {op} {keys.tag})", bool)
         if sorts is None or Room in sorts:
-            if keys is not None:
-                keys.used.add("tags")
-                line(d, f"if {keys.gi} is not None:")
-                line(d + 1, f"{t} = {a} {op} {keys.tag}")
-                word = "elif"
             line(d, f"{word} type({obj}) is Room:")
             line(d + 1, f"{t} = {a} {op} {self.room_tags()}[{obj}.grid][{obj}.r, {obj}.c]")
             word = "elif"
