@@ -365,6 +365,7 @@ class _Generator:
             "CELL": _cells(rules), "CELL_KEY": _cell_key, "ROOM_NAMES": _room_names(rules), "CONDITION": _condition_reader(Ctx, compiled),
             "TRUTH": truth, "ITEMS": _items, "ENTITIES": rules.entities, "Condition": Condition,
             "EDGE": _edges(rules), "EDGE_KEY": _edge_key, "GEO": grids.geometries(rules), "Grid": Grid,
+            "SIDES_AT": grids.flat(rules)[0], "ACROSS_AT": grids.flat(rules)[1],
             "LIMITS": limits,
             "ZONE_OP": _zone_binop, "CMP_ERROR": _compare_error, "FAIL": _fail,
             "NUMBER": number, "SIZED": sized, "INT": _int, "DIVIDE": _divide, "PLUS": _plus,
@@ -379,6 +380,7 @@ class _Generator:
         self.consts: dict = {}             # (type, value) or id -> its K name
         self.namespace["ZIP"], self.namespace["SIZED_T"] = zip, budget._SIZED
         self.namespace["RKEYS"], self.namespace["RTAGS"] = _room_keys(rules, self.namespace[self.room_tags()])
+        self.namespace["ROOM_ITEMS"], self.namespace["ROOM_TAGS"] = _RoomItems, _tags_of(self.namespace[self.room_tags()])
         self.lines: list = []
         self.temp = 0
         self.fnames: dict = {}             # ruleset function -> its F name
@@ -401,6 +403,9 @@ class _Generator:
         self.lists: set = set()            # locals that surely hold a new list (made here, never set again)
         self.bool_functions: dict = {}     # ruleset function -> whether its body ``is_bool``
         self.room_keys: dict = {}          # a loop's local -> its ``_RoomKeys`` (``rooms_walked``)
+        self.sorts: dict = {}              # a local (or an expression's text) -> its proven sort (``sort_of``)
+        self.result_sorts: dict = {}       # ruleset function -> the proven sort of its value
+        self.root_sorts: dict = {}         # id(expression root) -> the proven sort of its value
 
     # ------------------------------------------------------------ names in the source
     def const(self, value) -> str:
@@ -435,6 +440,44 @@ class _Generator:
     def line(self, depth: int, text: str) -> None:
         self.lines.append("    " * depth + text)
 
+    # A value's *sort* is what the generator has proven about it from where it came from, not
+    # from the checker's guess: a Python type (``Room``, ``Side``, ``int``, ``bool``, ``str``) or
+    # ``("list", item sort or None)``. Only origins this module controls prove one: a literal, a
+    # comparison, a registered function's declared result (``_RESULTS``, each checked against its
+    # code), a list a generator here collected, a loop over a proven list, a ruleset function's
+    # body. A parameter, a record field or a local of the thread proves nothing: any value can
+    # come through them, so reads of those keep every branch and the generic reader.
+
+    def sort_of(self, text: str):
+        """The proven sort of a local, constant or expression text the generator wrote (None: unknown)."""
+        found = self.sorts.get(text)
+        if found is not None:
+            return found
+        if text in self.ints:
+            return int
+        if _CONST.fullmatch(text) and text in self.namespace:
+            value = self.namespace[text]
+            kind = type(value)
+            if kind in _CONST_SORTS:
+                return kind
+            if kind is list and len(value) < 4096:     # a constant list (never changed): its items'
+                items = {type(item) for item in value}
+                return ("list", items.pop() if len(items) == 1 and items <= {bool, int, str} else None)
+        return None
+
+    def python_type(self, text: str):
+        """The Python type of a value of proven sort (None: not known)."""
+        sort = self.sort_of(text)
+        return list if type(sort) is tuple else sort
+
+    def sorted_as(self, text: str, sort) -> str:
+        """``text``, its sort noted (None: nothing known)."""
+        if sort is not None:
+            self.sorts[text] = sort
+        else:
+            self.sorts.pop(text, None)
+        return text
+
     # ------------------------------------------------------------ whole program
     def build(self) -> Program:
         rules = self.rules
@@ -445,7 +488,7 @@ class _Generator:
             self.fnames[name] = f"F{k}"
         self.callees_first()
         kept = {}
-        for name in names:
+        for name in self.callee_order():               # (a caller then knows its callees' sorts)
             params, tree = rules.functions[name]
             mark = len(self.lines)
             try:
@@ -488,6 +531,29 @@ class _Generator:
             self.namespace[f"R{nid}"] = generated.get(id(rules.nodes[nid]), _machine_runs)
         return program
 
+    def callee_order(self) -> list:
+        """The ruleset's functions, each after those it calls (a cycle in the order met), with a
+        stack of our own (a chain of 600 functions overflowed Python's, see ``callees_first``)."""
+        functions, order, placed = self.rules.functions, [], set()
+        for root in functions:
+            stack = [(root, iter(self.callees(root)))] if root not in placed else []
+            placed.add(root)
+            while stack:
+                name, todo = stack[-1]
+                callee = next((c for c in todo if c not in placed), None)
+                if callee is not None:
+                    placed.add(callee)
+                    stack.append((callee, iter(self.callees(callee))))
+                    continue
+                stack.pop()
+                order.append(name)
+        return order
+
+    def callees(self, name: str) -> list:
+        functions = self.rules.functions
+        return [n.name for n in _walk(functions[name][1]) if n.__class__ in (ast.Function, ast.Generator)
+                and n.name in functions]
+
     def function(self, name: str, params, tree) -> None:
         """``def F(ctx, *params)``: memo first, then the budget, then the body."""
         fname = self.fnames[name]
@@ -514,6 +580,8 @@ class _Generator:
         line(1, "try:")
         result = self.with_cells(tree, scope, 2, pure=self.is_pure(name))
         line(2, f"value = {result}")
+        if self.sort_of(result) is not None:           # its callers know what it gives
+            self.result_sorts[name] = self.sort_of(result)
         line(1, "except RecursionError:")
         line(2, "raise BUDGET.call_error(game) from None")
         line(1, "finally:")
@@ -524,7 +592,7 @@ class _Generator:
         else:
             line(1, "game.memo[key] = value")
         line(1, "return value")
-        self.hot_locals(mark, has_game=True)
+        self.hot_locals(mark, has_game=True, params=[local[p] for p in params] + [me])   # (self: set once too)
 
     def memo_key(self, name: str, args: list, me: str | None) -> None:
         """``key`` of a call in the memo (None: not kept), and the value kept there returned.
@@ -558,12 +626,12 @@ class _Generator:
         line(1, "else:")
         line(2, "key = None")
 
-    def hot_locals(self, mark: int, has_game: bool = False) -> None:
+    def hot_locals(self, mark: int, has_game: bool = False, params=()) -> None:
         """Make ``ctx.game`` and its state locals of the function whose body starts at line
         ``mark`` (``has_game``: ``game`` is one there already) where the body reads them on its
         common paths (the state's parts, the step budget), not only as a fallback's argument:
         neither changes while an expression is worked out (a game's state is set once)."""
-        body = _settled(self.lines[mark:])
+        body = _typed_once(_settled(_hoisted(self.lines[mark:])), params)
         state = any("ctx.game.state[" in text for text in body)
         game = has_game or any("ctx.game.steps" in text for text in body)
         head = [] if has_game or not game else ["    game = ctx.game"]
@@ -582,6 +650,7 @@ class _Generator:
         self.line(1, "env = ctx.env")
         result = self.with_cells(tree, _Scope({}, dynamic=True), 1)
         self.line(1, f"return {result}")
+        self.root_sorts[id(tree)] = self.sort_of(result)      # (a choice's filter reads its list's)
         self.hot_locals(mark)
 
     def options(self, name: str, node) -> None:
@@ -596,6 +665,8 @@ class _Generator:
         self.line(1, "out = []")
         inits = len(self.lines)
         self.line(1, f"for {var} in values:")
+        listed = self.root_sorts.get(id(node.iterable))      # the machine gives its list's items
+        self.sorted_as(var, listed[1] if type(listed) is tuple else None)
         scope = _Scope({node.var: var}, dynamic=True, keys={node.var: (("var", id(node)), 1, id(node))})
         self.begin_cells(node.cond, scope, 1)
         try:
@@ -1031,9 +1102,25 @@ class _Generator:
                     cell = self.cells[key] = self.fresh("h")
                     self.cell_inits.setdefault(loop, []).append(cell)
                 self.line(d, f"if {cell} is NK:")
-                self.line(d + 1, f"{cell} = {method(self, node, scope, d + 1)}")
+                before, mark = self.temp, len(self.lines)
+                self.into(cell, method(self, node, scope, d + 1), d + 1, mark, before)
                 return cell
         return method(self, node, scope, d)
+
+    def into(self, target: str, value: str, d: int, mark: int, before: int) -> None:
+        """``target = value``, where ``value`` was written from line ``mark`` on with the temporaries
+        made after ``before``: a temporary made there is renamed ``target`` in those lines (its
+        one reader is this assignment), else the value is copied."""
+        sort = self.sort_of(value)
+        if _TEMP.fullmatch(value) and int(value[1:]) > before and value not in self.room_keys:
+            name = re.compile(rf"\b{value}\b")
+            self.lines[mark:] = [name.sub(target, text) for text in self.lines[mark:]]
+            for known in (self.ints, self.lists):
+                if value in known:
+                    known.add(target)
+        else:
+            self.line(d, f"{target} = {value}")
+        self.sorted_as(target, sort)
 
     def atom(self, node, scope, d: int) -> str:
         """A local holding the node's value (evaluated now), or a constant."""
@@ -1044,7 +1131,7 @@ class _Generator:
         self.line(d, f"{t} = {text}")
         if node.__class__ is ast.ListExpr:
             self.lists.add(t)
-        return t
+        return self.sorted_as(t, self.sort_of(text))
 
     def exprs(self, nodes, scope, d: int) -> list:
         """Several values, evaluated left to right (each in a local)."""
@@ -1122,7 +1209,9 @@ class _Generator:
         return t
 
     def list_expr(self, node, scope, d):
-        return "[" + ", ".join(self.exprs(node.items, scope, d)) + "]"
+        items = self.exprs(node.items, scope, d)
+        sorts = {self.sort_of(item) for item in items}
+        return self.sorted_as("[" + ", ".join(items) + "]", ("list", sorts.pop() if len(sorts) == 1 else None))
 
     def dict_expr(self, node, scope, d):
         values = self.exprs([v for _, v in node.pairs], scope, d)
@@ -1131,22 +1220,36 @@ class _Generator:
     def attribute(self, node, scope, d):
         """``obj.name``: the value kinds that may have it are tried inline, the generic reader last
         (which gives every error). Where the checker knows the object's one kind, only its branch."""
+        side = self.room_of_side(node.obj, scope) if node.name in _SIDE_ROOM else None
+        if side is not None:                           # the side's own fields name its room
+            return self.typed_attribute(side, Room, node.name, d)
         obj = self.atom(node.obj, scope, d)
         name = node.name
         reader = self.readers.get(name)
         if reader is None:
             reader = self.readers[name] = self.const(attribute_reader(name, self.rules))
+        known = self.sort_of(obj)
+        if known in (Room, Side) and name in (ROOM_READERS if known is Room else SIDE_READERS):
+            return self.typed_attribute(obj, known, name, d)
         t = self.fresh()
         line = self.line
         sorts = self.owner_sorts(node)
+        if known is str and name != "id" and (self.record_fields(name) or self.conditions(name)):
+            fields = self.record_fields(name)          # a proven text: a record's field, or the reader
+            line(d, f"if {obj} in {self.const(fields)}:")
+            line(d + 1, f"{t} = {self.const(fields)}[{obj}]")
+            line(d, "else:")
+            if self.conditions(name):
+                c = self.fresh()
+                line(d + 1, f"{c} = {self.const(self.conditions(name))}.get({obj})")
+                line(d + 1, f"{t} = {reader}(ctx, {obj}) if {c} is None else CONDITION(ctx, {obj}, {c})")
+            else:
+                line(d + 1, f"{t} = {reader}(ctx, {obj})")
+            return t
 
         def may_be(sort) -> bool:
             return sorts is None or sort in sorts
-        fields = self.fields.get(name)
-        if fields is None:
-            fields = self.fields[name] = {rid: record[name] for rid, record in self.rules.entities.items()
-                                          if name in record and type(record[name]) is not Condition
-                                          } if name != "id" else {}
+        fields = self.record_fields(name)
         conditions = self.conditions(name)
         word = "if"
         k = self.const(name)
@@ -1168,14 +1271,7 @@ class _Generator:
             else:
                 line(d + 2, f"{t} = {reader}(ctx, {obj})")
             word = "elif"
-        keys = self.room_keys.get(obj)
-        if keys is not None and name in ("item", "empty", "tags") and may_be(Room):
-            keys.used.add("tags" if name == "tags" else "item")     # a room of a grid walked
-            line(d, f"{word} {keys.gi} is not None:")
-            line(d + 1, f"{t} = " + {"item": f"{keys.gi}.get({keys.key})",
-                                     "empty": f"({keys.gi}.get({keys.key}) is None)", "tags": keys.tag}[name])
-            word = "elif"
-        if name in ROOM_READERS and may_be(Room):
+        if name in ROOM_READERS and may_be(Room):     # (a room of a grid walked is proven: typed_attribute)
             line(d, f"{word} type({obj}) is Room:")
             line(d + 1, f"{t} = " + self.keys(_ROOM_INLINE.get(name, "{reader}(ctx, {v})").format(
                 v=obj, reader=self.const(ROOM_READERS[name]), tags=self.room_tags())))
@@ -1204,6 +1300,44 @@ class _Generator:
         line(d, "else:")
         line(d + 1, f"{t} = {reader}(ctx, {obj})")
         return t
+
+    def record_fields(self, name: str) -> dict:
+        """{record id: its plain field ``name``} (one table per name; none for ``id``)."""
+        fields = self.fields.get(name)
+        if fields is None:
+            fields = self.fields[name] = {rid: record[name] for rid, record in self.rules.entities.items()
+                                          if name in record and type(record[name]) is not Condition
+                                          } if name != "id" else {}
+        return fields
+
+    def room_of_side(self, node, scope) -> str | None:
+        """For ``s.room.x`` with ``s`` a proven side, and ``x`` a field a side shares with its room
+        (``_SIDE_ROOM``): the side's local, read as the room (no room made); else None, and
+        nothing written."""
+        if node.__class__ is not ast.Attribute or node.name != "room" or node.obj.__class__ is not ast.Name \
+                or node.obj.id not in scope.names or self.sort_of(scope.names[node.obj.id]) is not Side:
+            return None
+        return scope.names[node.obj.id]
+
+    def typed_attribute(self, obj: str, known, name: str, d: int) -> str:
+        """``obj.name`` of a proven room or side (``sort_of``): its reader alone, inline."""
+        if known is Room:
+            keys = self.room_keys.get(obj)
+            text = self.keys(_ROOM_INLINE.get(name, "{reader}(ctx, {v})").format(
+                v=obj, reader=self.const(ROOM_READERS[name]), tags=self.room_tags()))
+            if keys is not None and name in ("item", "empty", "tags"):
+                keys.used.add("tags" if name == "tags" else "item")     # a room of a grid walked
+                return self.sorted_as({"item": f"{keys.gi}.get({keys.key})", "tags": keys.tag,
+                                       "empty": f"({keys.gi}.get({keys.key}) is None)"}[name],
+                                      _ROOM_SORTS.get(name))
+            return self.sorted_as(f"({text})", _ROOM_SORTS.get(name))
+        t = self.fresh()
+        text = self.keys(_SIDE_INLINE.get(name, "{reader}(ctx, {v})").format(
+            v=obj, t=t, reader=self.const(SIDE_READERS[name])))
+        if "{t}" in _SIDE_INLINE.get(name, ""):      # (its walrus needs the local)
+            self.line(d, f"{t} = {text}")
+            return self.sorted_as(t, _SIDE_SORTS.get(name))
+        return self.sorted_as(f"({text})", _SIDE_SORTS.get(name))
 
     def owner_sorts(self, node) -> set | None:
         """The one Python type ``node.obj`` has by the checker (``dsl.check``'s owners: a text's
@@ -1290,7 +1424,8 @@ class _Generator:
             args = self.exprs(node.args, scope, d)
             if self.is_inlinable(name):
                 return self.inline(node, args, scope, d)
-            return f"{self.fnames[name]}(ctx{''.join(', ' + a for a in args)})"
+            return self.sorted_as(f"{self.fnames[name]}(ctx{''.join(', ' + a for a in args)})",
+                                  self.result_sorts.get(name))
         if name in self.rules.functions or name not in FUNCTIONS:
             raise Unsupported(name)                    # left to the closures (and their errors)
         if FUNCTIONS[name].fn is zones.top and not FUNCTIONS[name].walks and len(node.args) == 1 \
@@ -1315,7 +1450,18 @@ class _Generator:
         return t
 
     def registered_call(self, name: str, args: list, d: int) -> str:
-        """A call of registered function ``name`` on the locals ``args``: its common cases inline."""
+        """A call of registered function ``name`` on the locals ``args``: its common cases inline,
+        its value's sort noted where the function's code proves it (``_RESULTS``)."""
+        t = self.calling(name, args, d)
+        fn = FUNCTIONS[name].fn
+        sort = _RESULTS.get(fn)
+        if fn is core.flatten or fn is core.as_list:   # list(x), flatten(list of lists of X)
+            given = self.sort_of(args[0]) if args else None
+            sort = None if type(given) is not tuple else given if fn is core.as_list else (
+                given[1] if type(given[1]) is tuple else None)
+        return self.sorted_as(t, sort) if _is_name(t) else t
+
+    def calling(self, name: str, args: list, d: int) -> str:
         fn = FUNCTIONS[name].fn
         cases = [case for case in (_FAST.get(fn), _FAST.get((fn, "record"))) if case and case[0] == len(args)]
         walks = FUNCTIONS[name].walks
@@ -1337,7 +1483,8 @@ class _Generator:
                     self.ints.add(t)
                 return t
             self.line(d, f"{word} {test}:")
-            self.line(d + 1, f"{t} = {self.keys(value.format(*args, t=t))}")
+            found = self.keys(value.format(*args, t=t))
+            self.line(d + 1, f"{t} = {found}" if found != t else "pass")     # (the guard set it)
             if walks:                                 # charged as the function is: values and result
                 self.charged(walks, args, f"({''.join(a + ', ' for a in args)})", t, d + 1)
             word = "elif"
@@ -1674,6 +1821,13 @@ class _Generator:
                     terms = ["True"]
                     break
                 continue
+            proven = self.python_type(value)
+            if proven is not None:                     # its type known: its length, or nothing
+                if walks == "lists" and proven in budget._SIZED:
+                    terms.append(f"len({value})")
+                elif walks != "lists" and proven in (list, dict):
+                    terms.append("True")
+                continue
             terms.append(f"(len({value}) if type({value}) in SIZED_T else 0)" if walks == "lists"
                          else f"type({value}) is list or type({value}) is dict")
         if walks == "lists" and terms:
@@ -1696,10 +1850,14 @@ class _Generator:
         items = self.fresh()                         # a fresh local: it may be assigned again
         grid = self.rooms_walked(node, scope, d)
         if grid is not None:
-            self.line(d, f"{items} = {self.registered_call(node.iterable.name, [grid], d)}")
+            walked = self.registered_call(node.iterable.name, [grid], d)
         else:
-            self.line(d, f"{items} = {self.expr(node.iterable, scope, d)}")
+            walked = self.expr(node.iterable, scope, d)
+        self.line(d, f"{items} = {walked}")
+        self.sorted_as(items, self.sort_of(walked))
         var = self.fresh("v")
+        listed = self.sort_of(items)
+        self.sorted_as(var, listed[1] if type(listed) is tuple else None)
         inner = scope.bind(node.var, var, (("var", id(node)), self.loop_level(scope) + 1, id(node)))
         self.generators += 1
         if grid is not None:
@@ -1722,28 +1880,31 @@ class _Generator:
         return self.atom(it.args[0], scope, d)
 
     def walk_rooms(self, keys, var: str, at: int, d: int) -> None:
-        """The loop at line ``at`` walks ``keys.items`` with their cells' keys and tags, read where
-        the rooms are the geometry's own (``rooms(grid)`` made them) and the grid's items were
-        found in the state; else ``keys.items`` itself stands for both (and ``gi`` is None)."""
+        """The loop at line ``at`` walks ``keys.items`` (rooms: ``rooms(g)`` gave them) with their
+        cells' keys and tags, from tables made once where the rooms are the geometry's own and the
+        grid's items were found in the state; else the rooms themselves are the keys of ``gi``,
+        which reads each one's item as a room's ``item`` does, and their tags are read as the
+        loop comes to them (``ROOM_TAGS``): one body either way, no test at each read."""
         g, items, line = keys.grid, keys.items, self.lines
         state = "ctx.game.state"
         setup = [
+            f"{keys.gi} = None",
             f"if type({g}) is Grid and ({keys.geo} := GEO.get(({g}.grid, {g}.of))) is not None "
             f"and {items} is {keys.geo}.rooms:",
-            f"    {keys.keys} = RKEYS[{g}.grid]",
-            f"    {keys.tags} = RTAGS[{g}.grid]",
             "    try:",
+            f"        {keys.keys} = RKEYS[{g}.grid]",
+            f"        {keys.tags} = RTAGS[{g}.grid]",
             f"        {keys.gi} = ({state}['grids'] if {g}.of is None else {state}['players'][{g}.of]['grids'])"
             f"[{g}.grid]['items']",
             "    except ERROR:",
-            f"        {keys.gi} = None",
-            "else:",
-            f"    {keys.gi} = None",
-            f"    {keys.keys} = {keys.tags} = {items}",
+            "        pass",
+            f"if {keys.gi} is None:",
+            f"    {keys.gi} = ROOM_ITEMS({state})",
+            f"    {keys.keys} = {items}",
+            f"    {keys.tags} = ROOM_TAGS({items})",
         ]
         if "tags" not in keys.used:
-            setup = [text for text in setup if f"{keys.tags} = RTAGS" not in text]
-            setup[-1] = setup[-1].replace(f"{keys.tags} = ", "")
+            setup = [text for text in setup if f"{keys.tags} = " not in text]
         line[at] = "    " * d + (f"for {var}, {keys.key}, {keys.tag} in ZIP({items}, {keys.keys}, {keys.tags}):"
                                  if "tags" in keys.used else f"for {var}, {keys.key} in ZIP({items}, {keys.keys}):")
         line[at:at] = ["    " * d + self.keys(text) for text in setup]
@@ -1759,12 +1920,17 @@ class _Generator:
         t = self.fresh()
         start = len(self.lines)
         self.line(d, f"{t} = {'[]' if early is None else {'True': 'False', 'False': 'True'}[early]}")
-        self.line(d, f"if type({items}) is list:")            # the common case, without a call
-        self.line(d + 1, f"ctx.game.steps -= len({items})")
-        self.line(d + 1, "if ctx.game.steps < 0:")
-        self.line(d + 2, "BUDGET.charge(ctx.game, 0)")
-        self.line(d, "else:")
-        self.line(d + 1, f"{items} = ITEMS(ctx, {items})")
+        if type(self.sort_of(items)) is tuple:                 # a list for sure: no test
+            self.line(d, f"ctx.game.steps -= len({items})")
+            self.line(d, "if ctx.game.steps < 0:")
+            self.line(d + 1, "BUDGET.charge(ctx.game, 0)")
+        else:
+            self.line(d, f"if type({items}) is list:")            # the common case, without a call
+            self.line(d + 1, f"ctx.game.steps -= len({items})")
+            self.line(d + 1, "if ctx.game.steps < 0:")
+            self.line(d + 2, "BUDGET.charge(ctx.game, 0)")
+            self.line(d, "else:")
+            self.line(d + 1, f"{items} = ITEMS(ctx, {items})")
         self.line(d, f"for {var} in {items}:")
         mark = len(self.lines)
         body = d + 1
@@ -1786,16 +1952,20 @@ class _Generator:
             self.line(body, f"{t}.append({element})")
             if fn is core.as_list:                          # a new list already: no copy
                 self.lists.add(t)
-                return t
+                return self.sorted_as(t, ("list", self.sort_of(element)))
             values = self.fresh()
             self.line(d, f"{values} = [{t}]")
             return self.mechanic(name, values, d)
         self.line(body, f"if {'' if early == 'True' else 'not '}{element}:")   # any/all stop early
         self.line(body + 1, f"{t} = {early}")
         self.line(body + 1, "break")
-        return t
+        return self.sorted_as(t, bool)
 
     def binop(self, node, scope, d):
+        text = self.operation(node, scope, d)
+        return self.sorted_as(text, bool) if node.op in _COMPARISONS else text
+
+    def operation(self, node, scope, d):
         op = node.op
         if op in ("in", "not in"):                     # the right side read below (in_tags)
             a, b = self.atom(node.left, scope, d), None
@@ -1821,8 +1991,8 @@ class _Generator:
             a, b = a, self.atom(node.right, scope, d)
             test = f"{a} in {b}" if op == "in" else f"{a} not in {b}"
             zone = "" if node.left.__class__ is ast.Literal else f" and type({a}) is not Zone"   # a literal is none
-            return (f"({test} if type({b}) is list{zone} and len({b}) < BUDGET.NODES_PER_STEP "
-                    f"else ZONE_OP({k}, {a}, {b}, ctx))")          # a long list: charged there
+            guard = self.folded(f"type({b}) is list{zone} and len({b}) < BUDGET.NODES_PER_STEP", [a, b])
+            return f"({test} if {guard} else ZONE_OP({k}, {a}, {b}, ctx))"     # a long list: charged there
         if op in ("<", "<=", ">", ">="):
             test = self.ints_test((a, node.left), (b, node.right))
             if not test:
@@ -1845,16 +2015,17 @@ class _Generator:
     def in_tags(self, node, a: str, op: str, k: str, scope, d: int) -> str:
         """``"text" in room.tags`` (or ``not in``): a room's tags (a grid walked, or any room) looked
         up in the geometry's table; any other value read and tested as ``binop`` tests it."""
-        obj = self.atom(node.obj, scope, d)
+        side = self.room_of_side(node.obj, scope)
+        obj = side or self.atom(node.obj, scope, d)
         sorts = self.owner_sorts(node)
         t, line, word = self.fresh(), self.line, "if"
-        keys = self.room_keys.get(obj)
+        if side is not None or self.sort_of(obj) is Room:     # a proven room (or a side read as its room)
+            keys = self.room_keys.get(obj)
+            if keys is None:
+                return self.sorted_as(f"({a} {op} {self.room_tags()}[{obj}.grid][{obj}.r, {obj}.c])", bool)
+            keys.used.add("tags")
+            return self.sorted_as(f"({a} {op} {keys.tag})", bool)
         if sorts is None or Room in sorts:
-            if keys is not None:
-                keys.used.add("tags")
-                line(d, f"if {keys.gi} is not None:")
-                line(d + 1, f"{t} = {a} {op} {keys.tag}")
-                word = "elif"
             line(d, f"{word} type({obj}) is Room:")
             line(d + 1, f"{t} = {a} {op} {self.room_tags()}[{obj}.grid][{obj}.r, {obj}.c]")
             word = "elif"
@@ -1893,7 +2064,8 @@ class _Generator:
                 self.line(d, "else:")
                 self.line(d + 1, f"{t} = {otherwise}")
             return t
-        if not literals - {int}:
+        proven = {self.python_type(a), self.python_type(b)} - {None}
+        if not literals - {int} and not proven - {int}:
             test = self.ints_test((a, node and node.left), (b, node and node.right))
             if not test:                               # two numbers for sure: no other case
                 self.line(d, f"{t} = {a} {op} {b}")
@@ -1907,9 +2079,16 @@ class _Generator:
             self.line(d + 2, f"{t} = NUMBER({t})")
             word = "elif"
         for kind in (list, str) if lists else ():
-            if literals - {kind}:
+            if literals - {kind} or proven - {kind}:
                 continue
             test = self.folded(f"type({a}) is {kind.__name__} and type({b}) is {kind.__name__}", [a, b])
+            if test == "True" and word == "if":           # both proven lists (or texts): that case only
+                self.line(d, f"{t} = {a} + {b}")
+                self.line(d, f"if len({t}) >= BUDGET.NODES_PER_STEP:")
+                self.line(d + 1, f"BUDGET.walked(ctx.game, (), SIZED({t}))")
+                joined = {self.sort_of(a), self.sort_of(b)}
+                return self.sorted_as(t, joined.pop() if len(joined) == 1 else ("list", None) if kind is list
+                                      else str)
             self.line(d, f"{word} {test}:")
             self.line(d + 1, f"{t} = {a} + {b}")
             self.line(d + 1, f"if len({t}) >= BUDGET.NODES_PER_STEP:")    # checked, and charged
@@ -1948,9 +2127,12 @@ class _Generator:
                 if same == (known.group(2) == "=="):
                     continue
                 return "False"
-            known = _INT_TYPE.fullmatch(part)
-            if known is not None and known.group(1) in self.ints:
-                continue
+            known = _LOCAL_TYPE.fullmatch(part)
+            if known is not None and _TYPES.get(known.group(3)) is not None \
+                    and self.python_type(known.group(1)) is not None:
+                if (self.python_type(known.group(1)) is _TYPES[known.group(3)]) != bool(known.group(2)):
+                    continue                           # a proven sort: the test is known
+                return "False"
             known = _PLAIN_FIELD.fullmatch(part)
             if known is not None and type(self.namespace.get(known.group(1))) is str \
                     and not self.conditions(self.namespace[known.group(1)]):
@@ -1962,8 +2144,8 @@ class _Generator:
         """The Python test that each ``(local, node)`` holds a number, leaving out those known
         to: a literal number, or a count the generated code made (``ints``)."""
         return " and ".join(f"type({a}) is int" for a, side in sides
-                            if a not in self.ints and not (side.__class__ is ast.Literal
-                                                           and type(side.value) is int))
+                            if self.sort_of(a) is not int and not (side.__class__ is ast.Literal
+                                                                   and type(side.value) is int))
 
     def equal(self, node, a: str, b: str, scope) -> str | None:
         """``==`` against a literal text, number or none, or a scripted seat's name (a player or
@@ -2003,9 +2185,10 @@ class _Generator:
         else:
             t = self.fresh()                           # a fresh local: it is assigned again below
             self.line(d, f"{t} = {left}")
+        first = self.sort_of(left)
         if node.op == "and":
-            self.line(d, f"if {self.holds(t, node.left)}:")
-        elif self.is_bool(node.left):
+            self.line(d, f"if {self.holds(t, node.left, first)}:")
+        elif self.is_bool(node.left) or first is bool:
             self.line(d, f"if not {t}:")
         else:
             self.line(d, f"if {t} is False or not ({t} is True or TRUTH({t}, ctx.game.state)):")
@@ -2013,7 +2196,8 @@ class _Generator:
             self.line(d + 1, f"TRACE(ctx, {self.const(node)}, 'right')")
         right = self.expr(node.right, scope, d + 1)
         self.line(d + 1, f"{t} = {right}")
-        return t
+        second = self.sort_of(right)
+        return self.sorted_as(t, first if first == second else None)
 
     def conditional(self, node, scope, d):
         cond = self.atom(node.cond, scope, d)
@@ -2021,22 +2205,52 @@ class _Generator:
         self.line(d, f"if {self.holds(cond, node.cond)}:")
         if self.tracing:
             self.line(d + 1, f"TRACE(ctx, {self.const(node)}, 'then')")
-        self.line(d + 1, f"{t} = {self.expr(node.then, scope, d + 1)}")
+        before, mark = self.temp, len(self.lines)
+        then = self.expr(node.then, scope, d + 1)
+        sort = self.sort_of(then)
+        self.into(t, then, d + 1, mark, before)
         self.line(d, "else:")
         if self.tracing:
             self.line(d + 1, f"TRACE(ctx, {self.const(node)}, 'else')")
-        self.line(d + 1, f"{t} = {self.expr(node.orelse, scope, d + 1)}")
-        return t
+        before, mark = self.temp, len(self.lines)
+        orelse = self.expr(node.orelse, scope, d + 1)
+        other = self.sort_of(orelse)
+        self.into(t, orelse, d + 1, mark, before)
+        if t in self.ints and not (then in self.ints and orelse in self.ints):
+            self.ints.discard(t)                        # (renamed from one arm only)
+        self.lists.discard(t)
+        return self.sorted_as(t, sort if sort == other else None)
 
     def not_expr(self, node, scope, d):
+        if node.operand.__class__ is ast.BoolOp and not self.tracing:
+            return self.sorted_as(f"(not {self.truth(node.operand, scope, d)})", bool)
         a = self.atom(node.operand, scope, d)
-        if self.is_bool(node.operand):
-            return f"(not {a})"
-        return f"((not {a}) if type({a}) is bool else not TRUTH({a}, ctx.game.state))"
+        if self.is_bool(node.operand) or self.sort_of(a) is bool:
+            return self.sorted_as(f"(not {a})", bool)
+        return self.sorted_as(f"((not {a}) if type({a}) is bool else not TRUTH({a}, ctx.game.state))", bool)
 
-    def holds(self, value: str, node) -> str:
+    def truth(self, node, scope, d: int) -> str:
+        """A local (or a constant) holding whether ``node``'s value counts as true: an and/or's
+        parts each tested for truth once, as they are reached (their values are not needed)."""
+        if node.__class__ is not ast.BoolOp:
+            value = self.atom(node, scope, d)
+            test = self.holds(value, node)
+            if test == value:
+                return value
+            t = self.fresh()
+            self.line(d, f"{t} = {test}")
+            return self.sorted_as(t, bool)
+        t = self.fresh()
+        before, mark = self.temp, len(self.lines)
+        self.into(t, self.truth(node.left, scope, d), d, mark, before)
+        self.line(d, f"if {'' if node.op == 'and' else 'not '}{t}:")
+        before, mark = self.temp, len(self.lines)
+        self.into(t, self.truth(node.right, scope, d + 1), d + 1, mark, before)
+        return self.sorted_as(t, bool)
+
+    def holds(self, value: str, node, sort=None) -> str:
         """The Python test of whether ``value`` (of ``node``) counts as true (a zone by its cards)."""
-        if self.is_bool(node):
+        if self.is_bool(node) or (sort or self.sort_of(value)) is bool:
             return value
         return f"{value} is True or ({value} is not False and TRUTH({value}, ctx.game.state))"
 
@@ -2072,11 +2286,13 @@ class _Generator:
 
 
 _QUOTED = re.compile(r"'([a-z_]+)'")
+_COMPARISONS = ("==", "!=", "<", "<=", ">", ">=", "in", "not in")
+_CONST_SORTS = (bool, int, str, Grid, Room, Side)       # constants whose Python type is their sort
 _TEMP = re.compile(r"t\d+")          # a temporary ``fresh`` made: its one reader is the caller
 _CONST = re.compile(r"K\d+")
 _CONST_TYPE = re.compile(r"type\((K\d+)\) is (not )?(\w+)")
 _CONST_CMP = re.compile(r"(K\d+) (==|!=) (K\d+)")
-_INT_TYPE = re.compile(r"type\(([tvh]\d+)\) is int")
+_LOCAL_TYPE = re.compile(r"type\(([tvh]\d+)\) is (not )?(\w+)")
 _PLAIN_FIELD = re.compile(r"type\(ENTITIES\[\w+\]\.get\((K\d+)\)\) is not Condition")
 _TYPES = {"int": int, "str": str, "list": list, "dict": dict, "bool": bool, "Zone": Zone, "Room": Room,
           "Side": Side, "Grid": Grid, "Player": Player}
@@ -2188,6 +2404,120 @@ def _settled(lines: list) -> list:
 
 _SIBLINGS = ("elif ", "else:", "except", "finally:")
 
+_FOR = re.compile(r"( *)for [\w, ]+ in (?:ZIP\()?([tvh]\d+|values)(?:, [\w, ]+\))?:$")
+
+
+def _hoisted(lines: list) -> list:
+    """``lines`` with the cells a loop's body works out first thing, of values that do not
+    change from turn to turn (made NK outside the loop), worked out before the loop instead,
+    when it has a turn to run (``if items:``): at its first turn's start, as before, and never
+    tested again at the others. A cell's work reads no loop variable (its key says so)."""
+    inits: dict = {}
+    out: list = []
+    k = 0
+    while k < len(lines):
+        text = lines[k]
+        indent = len(text) - len(text.lstrip(" "))
+        body = text[indent:]
+        if body.endswith(" = NK"):
+            for cell in body.split(" = ")[:-1]:
+                inits[cell] = indent
+        loop = _FOR.match(text)
+        if loop is None:
+            out.append(text)
+            k += 1
+            continue
+        inner, j, moved = indent + 4, k + 1, []
+        kept = []                                      # the turn's own cells made NK: they stay
+        while j < len(lines) and lines[j].endswith(" = NK") and len(lines[j]) - len(lines[j].lstrip(" ")) == inner:
+            kept.append(lines[j])
+            j += 1
+        while j < len(lines):                         # the leading cell blocks of the body
+            test = _CELL_TEST.match(lines[j])
+            if test is None or len(test.group(1)) != inner or inits.get(test.group(2), inner) >= inner:
+                break
+            end = j + 1
+            while end < len(lines) and len(lines[end]) - len(lines[end].lstrip(" ")) > inner:
+                end += 1
+            moved.extend(lines[j:end])
+            j = end
+        if moved:
+            out.append(" " * indent + f"if {loop.group(2)}:")
+            out.extend(moved)
+            if not kept and (j == len(lines) or len(lines[j]) - len(lines[j].lstrip(" ")) < inner):
+                kept.append(" " * inner + "pass")
+        out.append(text)
+        out.extend(kept)
+        k = j
+    return out
+
+
+_TYPE_TEST = re.compile(r"\btype\(([vh]\d+)\) is (int|str|dict|list|bool|Player|Room|Side|Grid|Zone)\b")
+_TRUTH = "({0} is True or ({0} is not False and TRUTH({0}, ctx.game.state)))"
+_TRUTH_TEST = re.compile(r"(?:(?<=^if )|(?<= if )|(?<= = )|(?<=\())(h\d+) is True or \(\1 is not False and TRUTH\(\1, ctx\.game\.state\)\)")
+_ASSIGNED = re.compile(r"( *)(h\d+) = (?!NK$)")
+
+
+def _typed_once(lines: list, params) -> list:
+    """``lines`` (one generated function's, cells settled) with the type tests of a parameter or a
+    cell made inside a loop but of a value set outside it (``type(v1) is int`` at every turn)
+    read from a local set once: a parameter's at the body's start (it is never assigned), a
+    cell's beside each assignment of the cell (a cell's reads all come after one: ``expr``)."""
+    depth, loops, inits, once = [], [], {}, []
+    for text in lines:                                  # each line's loop depth, each cell's init's
+        indent = len(text) - len(text.lstrip(" "))
+        while loops and loops[-1] >= indent:
+            loops.pop()
+        while once and once[-1] >= indent:
+            once.pop()
+        depth.append(0 if once else len(loops))         # (a loop-invariant cell's work runs once)
+        body = text[indent:]
+        if body.endswith(" = NK"):
+            for cell in body.split(" = ")[:-1]:
+                inits[cell] = len(loops)
+        if body.startswith(("for ", "while ")) and body.endswith(":"):
+            loops.append(indent)
+        test = _CELL_TEST.match(body)
+        if test is not None and inits.get(test.group(2), len(loops)) < len(loops):
+            once.append(indent)
+    wanted = set()
+    counts = {}                                          # a parameter's tests anywhere: 3 or more pay too
+    for k, text in enumerate(lines):
+        if "type(" in text:
+            for name, kind in _TYPE_TEST.findall(text):
+                if name in params:
+                    counts[name, kind] = counts.get((name, kind), 0) + 1
+                    if counts[name, kind] >= 3:
+                        wanted.add((name, kind))
+        if depth[k] and "type(" in text:
+            for name, kind in _TYPE_TEST.findall(text):
+                if name in params or (name[0] == "h" and inits.get(name, depth[k]) < depth[k]):
+                    wanted.add((name, kind))
+        if depth[k] and "TRUTH(" in text:                 # a cell's truth, the same way
+            for name in _TRUTH_TEST.findall(text):
+                if inits.get(name, depth[k]) < depth[k]:
+                    wanted.add((name, "truth"))
+    if not wanted:
+        return lines
+    flag = {pair: f"q{pair[0]}{pair[1].lower()}" for pair in sorted(wanted)}    # (the same source every run)
+    tests = {pair: f"type({pair[0]}) is {pair[1]}" if pair[1] != "truth" else _TRUTH.format(pair[0])
+             for pair in wanted}
+    out = []
+    for text in lines:
+        assigned = None if text.endswith(" = NK") else _ASSIGNED.match(text)
+        text = _TYPE_TEST.sub(lambda m: flag.get((m.group(1), m.group(2)), m.group(0)), text)
+        if "TRUTH(" in text:
+            text = _TRUTH_TEST.sub(lambda m: flag.get((m.group(1), "truth"), m.group(0)), text)
+        out.append(text)
+        if assigned is not None:
+            for (name, kind), q in flag.items():
+                if name == assigned.group(2):
+                    out.append(f"{assigned.group(1)}{q} = {tests[name, kind]}")
+    head = next(k for k, text in enumerate(out) if text.strip() == "try:") + 1 if any(
+        name in params for name, _ in wanted) else 0
+    first = [f"        {q} = {tests[name, kind]}" for (name, kind), q in flag.items() if name in params]
+    return out[:head] + first + out[head:]
+
 
 def _walk(tree):
     stack = [tree]
@@ -2203,6 +2533,14 @@ _NESTED = 32              # frames on a stack under which a block runs the block
 _DEEPEST_GENERATORS = 8    # generators inside one another written as loops (Python: 20 nested blocks)
 _INLINE_NODES = 60         # the largest function body (in syntax nodes) written at its call sites
 _INLINE_WRITTEN = 120      # ...and the most nodes one call writes, its inlined callees' with it
+
+# Registered functions whose value always has one sort (``sort_of``): each gives it or raises,
+# whatever it is given (``grids``: lists of the geometry's rooms and sides; ``count`` a length).
+_RESULTS = {
+    grids.rooms: ("list", Room), grids.row: ("list", Room), grids.column: ("list", Room),
+    grids.tagged: ("list", Room), grids.adjacent: ("list", Room), grids.neighbours: ("list", Room),
+    grids.sides: ("list", Side), grids.room: Room, grids.side: Side, core.count: int,
+}
 
 _GEO = "type({v}) is Grid and ({t} := GEO.get(({v}.grid, {v}.of))) is not None"
 _GEO_ROOM = "type({v}) is Room and ({t} := GEO.get(({v}.grid, {v}.of))) is not None"
@@ -2226,7 +2564,7 @@ _FAST = {
     grids.column: (2, _GEO.format(v="{0}", t="{t}"), "{t}.cols.get({1}, [])"),
     grids.tagged: (2, _GEO.format(v="{0}", t="{t}") + " and type({1}) is str and {1} in {t}.tagged",
                    "{t}.tagged[{1}]"),
-    grids.sides: (1, _GEO_ROOM.format(v="{0}", t="{t}") + " and ({t} := {t}.sides.get(({0}.r, {0}.c))) is not None",
+    grids.sides: (1, "type({0}) is Room and ({t} := SIDES_AT.get(({0}.grid, {0}.of, {0}.r, {0}.c))) is not None",
                   "{t}"),
     grids.adjacent: (1, _GEO_ROOM.format(v="{0}", t="{t}") + " and ({t} := {t}.adjacent.get(({0}.r, {0}.c))) is not None",
                      "{t}"),
@@ -2253,8 +2591,8 @@ _PLAYER_INLINE = {
 # key, as ``grids.edge_key`` names it, from a table made once).
 _SIDE_INLINE = {
     "room": "Room({v}.grid, {v}.of, {v}.r, {v}.c)",
-    "across": ("{reader}(ctx, {v}) if ({t} := GEO.get(({v}.grid, {v}.of))) is None "       # its geometry's
-               "or ({t} := {t}.across.get(({v}.r, {v}.c, {v}.side), NK)) is NK else {t}"),
+    "across": ("{t} if ({t} := ACROSS_AT.get(({v}.grid, {v}.of, {v}.r, {v}.c, {v}.side), NK)) "   # its geometry's
+               "is not NK else {reader}(ctx, {v})"),
     "side": "{v}.side",
     "walled": ("((EDGE.get(({v}.r, {v}.c, {v}.side)) or EDGE_KEY({v})) in (ctx.game.state['grids'] if {v}.of is None "
                "else ctx.game.state['players'][{v}.of]['grids'])[{v}.grid]['walls'])"),
@@ -2298,6 +2636,35 @@ _ROOM_INLINE = {
     "tags": "{tags}[{v}.grid][{v}.r, {v}.c]",
     "name": "ROOM_NAMES.get(({v}.r, {v}.c)) or {reader}(ctx, {v})",
 }
+
+
+# The sorts of a room's and a side's attributes (as their readers give them, ``sort_of``), and
+# a room's fields a side has too (``room_of_side``): a side stands for its room in their reads.
+_ROOM_SORTS = {"row": int, "col": int, "empty": bool, "tags": ("list", str), "name": str, "grid": Grid}
+_SIDE_SORTS = {"room": Room, "side": str, "walled": bool, "boundary": bool, "name": str}
+_SIDE_ROOM = ("row", "col", "item", "empty", "tags")
+
+
+class _RoomItems:
+    """The items of the rooms a loop walks (``walk_rooms``) where the geometry's tables do not
+    serve: ``get(room)`` reads a room's item as a room's ``item`` does (its errors too)."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state):
+        self.state = state
+
+    def get(self, room):
+        return grids.room_item(self.state, room)
+
+
+def _tags_of(tags: dict):
+    """``ROOM_TAGS(rooms)``: each room's tags, as a room's ``tags`` reads them (``tags``: {grid:
+    {(row, col): tags}}), read as a loop comes to the room."""
+    def walk(rooms):
+        for room in rooms:
+            yield tags[room.grid][room.r, room.c]
+    return walk
 
 
 class _RoomKeys:

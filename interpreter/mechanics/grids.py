@@ -64,12 +64,25 @@ def geometries(rules) -> dict:
     return cache
 
 
+def flat(rules) -> tuple:
+    """({(grid, owner, row, col): that room's sides}, {(grid, owner, row, col, side): the room
+    across, or None}) of every geometry made so far (``_geometry`` fills them as it makes one):
+    generated code finds a room's sides or a side's room across in one look-up."""
+    tables = rules.__dict__.get("_grid_flat")
+    if tables is None:
+        tables = rules.__dict__["_grid_flat"] = ({}, {})
+    return tables
+
+
 def _geometry(ctx, value) -> _Geometry:
     rules = ctx.game.rules
     key = (value.grid, value.of)
     geo = geometries(rules).get(key)
     if geo is None:
         geo = rules.__dict__["_grid_geometry"][key] = _Geometry(value.grid, value.of, rules.grids[value.grid])
+        sides, across = flat(rules)
+        sides.update({key + cell: found for cell, found in geo.sides.items()})
+        across.update({key + edge: found for edge, found in geo.across.items()})
     return geo
 
 
