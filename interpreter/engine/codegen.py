@@ -374,7 +374,7 @@ class _Generator:
             "ERROR": Exception, "AFTER": _after_of(machine), "GO_ON": _GO_ON, "END": _ender(rules), "KEPT": budget.kept, "LOOP_ITEMS": _loop_items, "RANGE": range,
             "CTX": Ctx, "EVAL": evaluate, "PUSH": machine.push, "BREAK": machine._break,
             "LOCATED": machine.located, "INTERNAL": machine.internal, "WAIT": machine.WAIT, "NESTED": _NESTED, "SEATS": PLAYERS,
-            "DECIDE": machine._decide, "CHOICES": machine.choices, "ITEMS_OF": items_of, "DESCRIBE": describe,
+            "DECIDE": machine._decide, "OTHERWISE": machine.only_otherwise, "CHOICES": machine.choices, "ITEMS_OF": items_of, "DESCRIBE": describe,
         }
         self.tracing = TRACING
         self.consts: dict = {}             # (type, value) or id -> its K name
@@ -873,7 +873,8 @@ class _Generator:
         the options listed here (errors placed at the statement, as the machine places them), and
         the frame ``{"n", "opts"}`` put on the stack only when there is something to choose from
         (``DECIDE`` reads it there, and leaves it waiting). An option taken at once (the only one)
-        runs its body here, as the frame's resumption would have pushed it."""
+        runs its body here, as the frame's resumption would have pushed it; an ``otherwise`` left
+        alone is logged by ``OTHERWISE`` (``machine.only_otherwise``) and run here, no frame made."""
         line, k = self.line, self.const
         at = k(stmt)
         line(2, f"frame[{k('i')}] = {after}")
@@ -894,23 +895,27 @@ class _Generator:
         line(3, f"raise LOCATED(game, exc, {at}) from None")
         line(2, "except ERROR as exc:")
         line(3, f"raise INTERNAL(game, exc, {at}) from exc")
-        if stmt.otherwise is not None:
-            line(2, f"{options}.append(None)")
         line(2, f"if {options}:")
         f = self.fresh("f")
+        if stmt.otherwise is not None:
+            line(3, f"{options}.append(None)")
         line(3, f"{f} = {{{k('n')}: {self.node_id(stmt)}, {k('opts')}: {options}}}")
         line(3, f"frames.append({f})")
         prompt = stmt.prompt or f"choose {stmt.var}"
-        line(3, f"if DECIDE(game, th, {f}, len({options}), {k(prompt)}, env.get({k('self')})) is not None:")
+        decide = f"DECIDE(game, th, {f}, len({options}), {k(prompt)}, env.get({k('self')}))"
+        if stmt.otherwise is not None:     # an option and 'otherwise': always a decision
+            line(3, f"return {decide}")
+            # nothing to choose from: 'otherwise' alone, taken at once without a frame
+            line(2, f"OTHERWISE(game, th, {self.node_id(stmt)}, env.get({k('self')}))")
+            self.step(2, None, stmt.otherwise)
+            self.run_block(stmt.otherwise, {k('n'): self.node_id(stmt.otherwise)}, 2)
+            return
+        line(3, f"if {decide} is not None:")
         line(4, "return WAIT")
-        line(3, "frames.pop()")            # the only option, taken (with 'otherwise': that one)
-        if stmt.otherwise is not None:
-            body = stmt.otherwise
-        else:
-            body = stmt.body
-            line(3, f"env[{k(stmt.var)}] = {options}[0]")
-        self.step(3, None, body)
-        self.run_block(body, {k('n'): self.node_id(body)}, 3)
+        line(3, "frames.pop()")            # the only option, taken
+        line(3, f"env[{k(stmt.var)}] = {options}[0]")
+        self.step(3, None, stmt.body)
+        self.run_block(stmt.body, {k('n'): self.node_id(stmt.body)}, 3)
 
     def direct_do(self, stmt) -> bool:
         """``do proc(args)`` with no ``with``: its frame pushed and run here (``do_directly``)."""
