@@ -639,11 +639,11 @@ class Game:
         Lines written during simultaneous play go only to that thread's
         player; ``private`` lines go only to whoever is acting (``self``).
         """
-        th = self.thread
-        if to is None and th is not None:
-            if telling.in_block(self, th):
-                to = [th["envs"][0]["self"].seat]
-            elif private:
+        if to is None:
+            if telling.own_line(self, text):
+                return
+            th = self.thread
+            if private and th is not None:
                 me = th["envs"][-1].get("self")
                 to = None if me is None else [me.seat]
         self.state["log"].append({"text": text, "to": to})
@@ -665,9 +665,8 @@ class Game:
         ``simultaneously`` block the line goes to the thread's player only,
         as every line written there does: the others see the block's start.
         """
-        th = self.thread
-        if th is not None and telling.in_block(self, th):
-            return self.log(text)
+        if telling.own_line(self, text):
+            return
         key = f"{section}:{name}"
         to = None
         if self.rules.visibility.get(key) is not None:
@@ -693,7 +692,7 @@ class Game:
         if shown:
             log.append({"text": f"{self._card_names(cards)} {where}", "to": sorted(shown)})
         count = f"{len(cards)} card{'s' if len(cards) > 1 else ''}"
-        log.append({"text": f"{count} {where}", "to": [i for i in seats if i not in shown]})
+        log.append({"text": f"{count} {where}", "to": sorted(set(seats) - shown)})
 
     def _card_names(self, cards: list) -> str:
         entities, names = self.rules.entities, self.seat_names

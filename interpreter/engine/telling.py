@@ -47,6 +47,18 @@ def block_player(game) -> int | None:
     return None if me is None else me.seat
 
 
+def own_line(game, text: str) -> bool:
+    """Inside ``simultaneously``: ``text`` logged for the running thread's player alone (the
+    others see the block's start), and True; outside it nothing, and False. The one place a
+    line the engine writes inside the block is given its reader (``Game.log`` and the verbs'
+    ``log_to_viewers`` and ``log_move``)."""
+    th = game.thread
+    if th is None or not in_block(game, th):
+        return False
+    game.state["log"].append({"text": text, "to": [th["envs"][0]["self"].seat]})
+    return True
+
+
 def write(game, text: str, to: list | None) -> None:
     """A line for ``to`` (None: everyone); inside ``simultaneously``, sealed for the others."""
     me = block_player(game)
