@@ -370,23 +370,15 @@ class Game:
             index = self._index(choice, self._labels(th))
         label = machine.label(self, th, index)     # built before anything changes: it may fail
         if not (self._sealed and self.pause is None and self.forced is None and self.tracer is None):
-            return self._all_or_nothing(th, self._answer, th, player, index, label)
+            return self._all_or_nothing(th, machine.answer, self, th, player, index, label)
         saved = self._replay_point()           # ``_all_or_nothing`` of a sealed game, inline: every decision
         try:
-            self._answer(th, player, index, label)
+            machine.answer(self, th, player, index, label)
         except BaseException as exc:
             reported = self._undone(saved, exc)
             if reported is exc:
                 raise
             raise reported from exc
-
-    def _answer(self, th: dict, player: int, index: int, label: str) -> None:
-        self.memo.clear()
-        self.state["history"].append([player, index])
-        self.thread = th
-        telling.log_choice(self, th, self.rules.nodes[th["frames"][-1]["n"]], player,
-                           f"{self.seat_names[player]} chose: {label}")
-        machine.answer(self, th, index)
 
     def resume(self) -> None:
         """Run on to the next decisions after a stop between statements (``pause``)."""
@@ -542,7 +534,7 @@ class Game:
         try:
             for player, index in answers:
                 th = self._waiting_thread(player)
-                self._answer(th, player, index, self._labels(th)[index])
+                machine.answer(self, th, player, index, self._labels(th)[index])
         except Exception as exc:
             raise InternalError(f"a failed call could not be undone: replaying an answer raised "
                                 f"{type(exc).__name__}: {exc}") from exc

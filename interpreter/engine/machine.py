@@ -830,9 +830,17 @@ def choices(ctx, node, values) -> list:
     return options
 
 
-def answer(game, th: dict, index: int) -> None:
-    """Record the answer to ``th``'s pending decision (already validated), and run on (``run``)."""
-    th["frames"][-1]["answer"] = index
+def answer(game, th: dict, player: int, index: int, label: str) -> None:
+    """``player``'s answer ``index`` (already validated; ``label`` its option's) to ``th``'s
+    pending decision: kept in the history, told as the choice declares, recorded in the
+    waiting frame, and the game runs on (``run``). Every answer, a replayed one too, is this."""
+    game.memo.clear()
+    game.state["history"].append([player, index])
+    game.thread = th
+    frame = th["frames"][-1]
+    telling.log_choice(game, th, game.rules.nodes[frame["n"]], player,
+                       f"{game.seat_names[player]} chose: {label}")
+    frame["answer"] = index
     th["pending"] = None
     run(game, th)
 
