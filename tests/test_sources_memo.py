@@ -149,3 +149,36 @@ def test_sources_that_read_a_part_holding_a_player_are_worked_out_each_time(tmp_
                  'heard = [modifier(players[2], "bonus")]\n'
                  'heard = heard + [modifier(players[2], "bonus")]')
     assert calls == [1, 1] and game.evaluate("heard") == [1, 1]
+
+
+def test_each_seat_keeps_its_list_while_its_own_parts_stand_still():
+    """When the sources function reads only the seat it is asked for (``seat_wise``), each seat's
+    list is kept with its own parts and the table's: one seat's change reworks its list alone."""
+    game = Game.new(load_ruleset(HOOKS), players=2, seed=1)
+    calls = _counted(game)
+    second = 'heard = [modifier(players[2], "bonus")]\n'     # (the first seat's records add none)
+    game.execute(second + "move drum from players[1].kept to vault\n" + second
+                 + "move crown from players[2].kept to vault\n" + second)
+    assert calls == [1]                                   # (kept from the start: the move of
+                                                          # the first seat's drum reworks nothing)
+
+
+def test_which_functions_read_their_own_seat_alone():
+    """``seat_wise``: player components read through ``self``, its own names or the parameter
+    passed on, never through another seat, a generator's name hiding it, or a built-in's section."""
+    from interpreter.dsl.parser import parse_expression
+    from interpreter.mechanics import programs
+
+    def own(expr: str, helper: str = "p.seen") -> bool:
+        rules = load_ruleset(HOOKS)
+        rules.functions = dict(rules.functions, in_play=(["p"], parse_expression(expr)),
+                               helper=(["p"], parse_expression(helper)))
+        return programs.seat_wise(rules, "in_play")
+
+    assert own("list(r for r in p.kept)") and own("list(r for r in kept)")
+    assert own("if helper(p) == none then [] else list(r for r in self.kept)")
+    assert own("if helper(p) == none then [] else []", helper="list(r for r in p.kept)")
+    for expr in ("list(r for r in players[1].kept)", "if helper(players[2]) == 1 then [] else []",
+                 "list(p for p in players if count(p.kept) > 0)", 'if get(p, "gold", 0) == 0 then [] else []'):
+        assert not own(expr), expr
+    assert not own("if helper(p) == none then [] else []", helper="list(r for r in players[1].kept)")

@@ -24,7 +24,7 @@ import marshal
 from itertools import chain as _joined, compress, repeat
 from operator import is_not, itemgetter
 
-from ..dsl import ast
+from ..dsl import ast, kinds
 from ..model.values import Condition, PLAYERS, RuleError, describe, seat
 
 
@@ -136,21 +136,39 @@ def _found(game, name: str, i: int) -> list:
 
 def _kept(game):
     """The seats' lists kept for the values the sources function reads now: seat -> (list,
-    its step cost at the top, the call depth it was worked out at); False when none can be."""
+    its step cost at the top, the call depth it was worked out at), with ``_MARKS`` each
+    seat's mark (``_marked``) and ``_EVERY`` when every seat is kept; False when none can be."""
     rules = game.rules
     try:
         reads = rules._sources_reads
     except AttributeError:                    # once per ruleset
         reads = rules._sources_reads = None if rules.sources is None else table_reads(rules, rules.sources)
+        rules._sources_own = reads is not None and seat_wise(rules, rules.sources)
     if reads is None or game.tracer is not None:
         return False
-    mark = _marked(game.state, reads)
-    if mark is None:
+    marks = _marked(game.state, reads, rules._sources_own)
+    if marks is None:
         return False
-    kept = game.__dict__.get("_sources_kept")
-    if kept is None or kept[0] != mark:
-        kept = game._sources_kept = (mark, {})
-    return kept[1]
+    last = game.__dict__.get("_sources_kept")    # (marks, their kept lists, each seat's last)
+    if last is not None and last[0] == marks:
+        return last[1]
+    store = last[2] if last is not None and len(last[2]) == len(marks) else [None] * len(marks)
+    kept = {_MARKS: (marks, store)}
+    for i, held in enumerate(store):          # (seat -> its mark, its entry)
+        if held is not None and held[0] == marks[i]:
+            kept[i] = held[1]
+    _every(kept, len(marks))
+    game._sources_kept = (marks, kept, store)
+    return kept
+
+
+def _every(kept: dict, n: int) -> None:
+    """Every seat kept: their sums, for ``_lists``."""
+    if len(kept) - (_EVERY in kept) == n + 1:
+        entries = [kept[k] for k in range(n)]
+        kept[_EVERY] = ({_KEYS[k]: entry[0] for k, entry in enumerate(entries)},
+                        [entry[0] for entry in entries], sum(entry[1] for entry in entries),
+                        min(entry[2] for entry in entries))
 
 
 def _work_out(game, i: int, kept) -> list:
@@ -165,31 +183,36 @@ def _work_out(game, i: int, kept) -> list:
         found = _found(game, name, i)
     finally:
         game.memo = memo
-    kept[i] = (found, steps - game.steps - (depth > 0), depth)
-    n = len(game.state["players"])
-    if len(kept) - (_EVERY in kept) == n:     # every seat kept: their sums, for _lists
-        entries = [kept[k] for k in range(n)]
-        kept[_EVERY] = ({_KEYS[k]: entry[0] for k, entry in enumerate(entries)},
-                        [entry[0] for entry in entries], sum(entry[1] for entry in entries),
-                        min(entry[2] for entry in entries))
+    entry = kept[i] = (found, steps - game.steps - (depth > 0), depth)
+    marks, store = kept[_MARKS]
+    store[i] = (marks[i], entry)
+    _every(kept, len(marks))
     return found
 
 
 _KEPT = ("$kept",)                            # the memo's key of the lists kept for its state
 _EVERY = "$every"                             # the kept lists' key of every seat's at once
+_MARKS = "$marks"                             # the kept lists' key of each seat's mark
 _ASKED = ("$asked",)                          # the memo's key of them, once all are in it
 
 
-def _marked(state: dict, reads: tuple):
-    """The bytes of the table parts ``reads`` names (None when a part cannot be written)."""
+def _marked(state: dict, reads: tuple, own: bool):
+    """Each seat's mark: the bytes of the table parts ``reads`` names, of its own sheet's and
+    the table's when it reads only its own (``own``, ``seat_wise``), else of every sheet's
+    (None when a part cannot be written)."""
     mine, table, _ = reads
+    sheets = state["players"]
     try:
+        if own:
+            shared = [get(part(state)) for part, get in table]
+            return [marshal.dumps([*(get(part(sheet)) for part, get in mine), *shared], 4)
+                    for sheet in sheets]
         parts: list = []
         for part, get in mine:                # each kind's part of every sheet, at C speed
-            parts += map(get, map(part, state["players"]))
+            parts += map(get, map(part, sheets))
         for part, get in table:
             parts.append(get(part(state)))
-        return marshal.dumps(parts, 2)
+        return [marshal.dumps(parts, 4)] * len(sheets)
     except (KeyError, TypeError, ValueError):
         return None
 
@@ -264,6 +287,70 @@ def _table_reads(rules, name: str):
                     if kind.where != "player":
                         table[kind.state_key] = None
     return _getters(mine), _getters(table), tuple(sorted(table))
+
+
+def seat_wise(rules, name: str) -> bool:
+    """Whether ruleset function ``name``, called for one seat (``self`` and its first parameter
+    that seat), reads player components of that seat alone: through ``self``, its own names,
+    or a parameter every call it reaches passes that seat on to. Each function is walked once
+    per set of such parameters; a generator binding one of their names, a player component
+    read through anything else, or a built-in reading a player section says no."""
+    from . import COMPONENTS, FUNCTIONS        # the table imports this module
+    conditions: dict = {}                     # field name -> the expressions of its condition fields
+    for record in rules.entities.values():
+        for field, value in record.items():
+            if type(value) is Condition:
+                conditions.setdefault(field, []).append(rules.expressions[value.key])
+    params = rules.functions[name][0]
+    todo = [(rules.functions[name][1], frozenset(params[:1]) | _SELF)]
+    seen: set = set()
+    while todo:
+        tree, own = todo.pop()
+        if (id(tree), own) in seen:
+            continue
+        seen.add((id(tree), own))
+        if len(seen) > 10_000:                # a bound on the walk, whatever the content
+            return False
+        stack = [tree]
+        while stack:
+            node = stack.pop()
+            cls = node.__class__
+            stack.extend(node.children())
+            if cls is ast.Attribute:
+                if node.name in rules.player_components and not (
+                        type(node.obj) is ast.Name and node.obj.id in own) and not _a_record(rules, node):
+                    return False
+                todo += [(field, _SELF) for field in conditions.get(node.name, ())]
+            elif cls is ast.Generator:
+                if node.var in own or node.name in rules.functions:
+                    return False
+            if cls is ast.Function or cls is ast.Generator:
+                if node.name in rules.functions:
+                    names, body = rules.functions[node.name]
+                    passed = {names[k] for k, arg in enumerate(node.args[:len(names)])
+                              if type(arg) is ast.Name and arg.id in own}
+                    if "self" in names and "self" not in passed:
+                        return False          # (a parameter named so hides the seat's own)
+                    todo.append((body, frozenset(passed) | _SELF))
+                    continue
+                entry = FUNCTIONS.get(node.name)
+                if entry is None or entry.reads is None:
+                    return False
+                if any(COMPONENTS[section].where != "table" for section in entry.reads):
+                    return False
+    return True
+
+
+_SELF = frozenset({"self"})
+
+
+def _a_record(rules, node) -> bool:
+    """Whether the checker's kinds say ``node.obj`` is a record (its id or one built), never a
+    player: ``node`` reads a record's field of a player component's name."""
+    kind = rules.__dict__.get("owner_kinds", {}).get(id(node))
+    if kind is None or kind == kinds.ANY or len(kinds.options_of(kind)) != 1:
+        return False
+    return kind == kinds.STRING or isinstance(kind, (kinds.Record, kinds.Plain))
 
 
 def _getters(parts: dict) -> tuple:
