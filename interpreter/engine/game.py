@@ -369,16 +369,7 @@ class Game:
         else:
             index = self._index(choice, self._labels(th))
         label = machine.label(self, th, index)     # built before anything changes: it may fail
-        if not (self._sealed and self.pause is None and self.forced is None and self.tracer is None):
-            return self._all_or_nothing(th, machine.answer, self, th, player, index, label)
-        saved = self._replay_point()           # ``_all_or_nothing`` of a sealed game, inline: every decision
-        try:
-            machine.answer(self, th, player, index, label)
-        except BaseException as exc:
-            reported = self._undone(saved, exc)
-            if reported is exc:
-                raise
-            raise reported from exc
+        self._all_or_nothing(th, machine.answer, self, th, player, index, label)
 
     def resume(self) -> None:
         """Run on to the next decisions after a stop between statements (``pause``)."""
@@ -394,17 +385,13 @@ class Game:
         try:
             run(*args)
         except BaseException as exc:
-            reported = self._undone(saved, exc)
+            self._restore(saved)
+            reported = _reported(exc)
             if reported is exc:
                 raise
             raise reported from exc
         finally:
             self._partial = None
-
-    def _undone(self, saved: tuple, exc: BaseException) -> BaseException:
-        """The state put back as ``saved`` (``_checkpoint``) after ``exc``; the error to report."""
-        self._restore(saved)
-        return _reported(exc)
 
     def _seat(self, player) -> int:
         """``player`` checked: the seat number of a person in this game."""
