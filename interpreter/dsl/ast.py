@@ -238,3 +238,5 @@ class Negate(Node):
 
 STATEMENTS = (Gain, Spend, Lose, Assign, AugAssign, SetTo, Call, Break, Pass, If,
               ForEach, While, Simultaneously, As, ChooseOne, ChooseIn)
+EXPRESSIONS = (Literal, Name, ListExpr, DictExpr, Attribute, Index, Function, Generator, BinOp,
+               BoolOp, Conditional, Not, Negate)

@@ -344,9 +344,7 @@ def _expression_roots(rules) -> list:
     return roots
 
 
-_EXPRESSIONS = (ast.Literal, ast.Name, ast.ListExpr, ast.DictExpr, ast.Attribute, ast.Index,
-                ast.Function, ast.Generator, ast.BinOp, ast.BoolOp, ast.Conditional, ast.Not,
-                ast.Negate)
+_EXPRESSIONS = ast.EXPRESSIONS
 
 
 class _Generator:

@@ -453,9 +453,8 @@ def unshare(game) -> None:
 
 _ANY = "any"
 _WRITE_NOTHING = {ast.Block, ast.Amount, ast.Spend, ast.Lose, ast.Break, ast.Pass, ast.If, ast.ForEach,
-                  ast.While, ast.As, ast.ChooseOne, ast.ChooseIn, ast.Literal, ast.Name, ast.ListExpr,
-                  ast.DictExpr, ast.Attribute, ast.Index, ast.Generator, ast.BinOp, ast.BoolOp,
-                  ast.Conditional, ast.Not, ast.Negate}     # by themselves (their parts are walked)
+                  ast.While, ast.As, ast.ChooseOne, ast.ChooseIn,
+                  *set(ast.EXPRESSIONS) - {ast.Function}}   # by themselves (their parts are walked)
 
 
 def table_writes(rules, node) -> frozenset | None:

@@ -368,9 +368,7 @@ def _whole(part):
     return part
 
 
-_EXPRESSIONS = {ast.Literal, ast.Name, ast.ListExpr, ast.DictExpr, ast.Attribute, ast.Index,
-                ast.Function, ast.Generator, ast.BinOp, ast.BoolOp, ast.Conditional, ast.Not,
-                ast.Negate}
+_EXPRESSIONS = frozenset(ast.EXPRESSIONS)
 
 
 def keep_in_play(game) -> None:
