@@ -151,22 +151,48 @@ def test_a_part_written_twice_is_worked_out_once_where_first_reached(monkeypatch
         reference.evaluate('if 1 < 2 then double("a") else double("a")')
     assert str(raised.value) == str(expected.value)
 
-def test_a_cells_test_sure_to_pass_or_fail_is_left_out():
-    """A cell's test that no path from its ``= NK`` touches the cell on goes and its body stays
-    (where every path reaches it, its ``= NK`` goes too); a test inside the block of one passed
-    before goes with its body; a test where paths meet after some set the cell, or inside a
-    loop (an earlier turn may have set it), stays."""
-    lines = ["    h1 = h2 = h3 = NK", "    if h1 is NK:", "        h1 = f()", "    if x:", "        if h2 is NK:",
-             "            h2 = g()", "        if h1 is NK:", "            h1 = f()", "        y = h2",
-             "    if h2 is NK:", "        h2 = g()", "    if z:", "        if h2 is NK:", "            h2 = g()",
-             "    if a:", "        if h3 is NK:", "            h3 = k()", "    elif h3 is NK:", "        pass",
-             "    else:", "        if h3 is NK:", "            h3 = k()",
-             "    for v in w:", "        if h3 is NK:", "            h3 = k()", "    return h1 + h2 + h3"]
-    assert codegen._settled(lines) == [
-        "    h2 = h3 = NK", "    h1 = f()", "    if x:", "        h2 = g()", "        y = h2",
-        "    if h2 is NK:", "        h2 = g()", "    if z:", "        pass",
-        "    if a:", "        h3 = k()", "    elif h3 is NK:", "        pass", "    else:", "        h3 = k()",
-        "    for v in w:", "        if h3 is NK:", "            h3 = k()", "    return h1 + h2 + h3"]
+def _written(program, text: str) -> str:
+    """The source the generator writes for one expression (its values checked by the caller)."""
+    before = len(program.source)
+    assert program.add(parse_expression(text)) is not None, text
+    return program.source[before:]
+
+
+def test_a_cells_test_is_written_only_where_the_flow_needs_it(monkeypatch):
+    """The generator follows its cells as it writes: where no path to a part has worked it out
+    it is worked out without an ``is NK`` test (where every path reaches it, its ``= NK`` goes
+    too), where a path has surely set it nothing is written; where paths meet after one arm
+    set it, or inside a loop (an earlier turn may have set it), the test stays. The values are
+    the closures'."""
+    compiled, reference, program = _both_ways(monkeypatch, RULESETS / "toy")
+    texts = ['double(3) + double(3)', 'list((if x > 1 then double(3) else 0) + double(3) for x in [1, 2])',
+             'list(if x > 1 then double(x) + 1 else double(x) for x in [1, 2])',
+             'count(x for x in [1, 2, 3] if double(x) > 2 and double(x) < 6)']
+    _same_values(texts, compiled, reference, program)
+    assert "NK" not in _written(program, 'double(3) + double(3)')
+    assert "NK" not in _written(program, 'count(x for x in [1, 2, 3] if double(x) > 2 and double(x) < 6)')
+    arms = _written(program, 'list(if x > 1 then double(x) + 1 else double(x) for x in [1, 2])')
+    assert "is NK" not in arms and arms.count("NUMBER(") >= 2      # each arm works it out, untested
+    met = _written(program, 'list((if x > 1 then double(3) else 0) + double(3) for x in [1, 2])')
+    assert met.count("is NK:") == 2                                  # in a loop, and where the arms meet
+
+
+def test_a_loops_leading_invariant_cells_are_worked_out_before_it(monkeypatch):
+    """Cells a loop's body works out first thing, of values no turn changes, are worked out before
+    the loop under ``if items:`` (at the first turn's start, as before) and tested at no turn; a
+    cell after other work in the body stays in it, tested at every turn."""
+    compiled, reference, program = _both_ways(monkeypatch, RULESETS / "toy")
+    texts = ['count(x for x in [1, 2, 3] if double(2) < x)', 'count(x for x in [1, 2, 3] if x > 1 and double(2) < x)',
+             'count(x for x in [] if double("a") < x)', 'list(count(y for y in [1, x] if double(x) < y) for x in [0, 1])']
+    _same_values(texts, compiled, reference, program)
+    lines = _written(program, 'count(x for x in [1, 2, 3] if double(2) < x)').splitlines()
+    loop = next(k for k, text in enumerate(lines) if text.lstrip().startswith("for "))
+    assert "is NK" not in "\n".join(lines) and any("NUMBER(" in text for text in lines[:loop])
+    assert re.match(r" *if t\d+:$", next(text for text in lines[:loop] if text.lstrip().startswith("if t")))
+    inner = _written(program, 'list(count(y for y in [1, x] if double(x) < y) for x in [0, 1])')
+    assert "is NK" not in inner                                      # the outer turn's cell, before the inner loop
+    kept = _written(program, 'count(x for x in [1, 2, 3] if x > 1 and double(2) < x)')
+    assert kept.count("is NK:") == 1
 
 
 def test_a_grids_geometry_read_inline_gives_what_its_functions_give(monkeypatch):

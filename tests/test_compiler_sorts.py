@@ -115,23 +115,6 @@ def test_a_value_of_another_kind_fails_as_in_the_closures(text, board):
     assert messages[0] == messages[1]
 
 
-def test_a_loops_leading_invariant_cells_are_worked_out_before_it():
-    """Cells a loop's body works out first thing, made NK outside the loop, move before it under
-    ``if items:`` (at the first turn's start, as before); a cell made NK inside the loop, or one
-    after other work, stays where it is; a block that is left empty gets a ``pass``."""
-    lines = ["    h1 = h2 = NK", "    for v in t5:", "        h3 = NK", "        if h1 is NK:", "            h1 = f()",
-             "        if h2 is NK:", "            if c:", "                h2 = g()", "            else:",
-             "                h2 = k()", "        if h3 is NK:", "            h3 = v.x", "        y = h1 + h2 + h3",
-             "    for v, g1 in ZIP(t6, g2):", "        if h1 is NK:", "            h1 = f()", "    return y"]
-    assert codegen._hoisted(lines) == [
-        "    h1 = h2 = NK", "    if t5:", "        if h1 is NK:", "            h1 = f()",
-        "        if h2 is NK:", "            if c:", "                h2 = g()", "            else:", "                h2 = k()",
-        "    for v in t5:", "        h3 = NK",
-        "        if h3 is NK:", "            h3 = v.x", "        y = h1 + h2 + h3",
-        "    if t6:", "        if h1 is NK:", "            h1 = f()",
-        "    for v, g1 in ZIP(t6, g2):", "        pass", "    return y"]
-
-
 def test_a_type_or_truth_a_loop_tests_at_every_turn_is_worked_out_once():
     """A parameter's type test inside a loop reads a local set at the body's start; a cell's type
     or truth, of a value set outside the loop, one set beside each assignment of the cell (every

@@ -404,6 +404,8 @@ class _Generator:
         self.sorts: dict = {}              # a local (or an expression's text) -> its proven sort (``sort_of``)
         self.result_sorts: dict = {}       # ruleset function -> the proven sort of its value
         self.root_sorts: dict = {}         # id(expression root) -> the proven sort of its value
+        self.flow: _Flow | None = None     # per root with cells: what is known of them at the line written
+        self.waiting: list = []            # generator loops whose ``for`` line waits (``_Loop``)
 
     # ------------------------------------------------------------ names in the source
     def const(self, value) -> str:
@@ -436,7 +438,41 @@ class _Generator:
         return f"{prefix}{self.temp}"
 
     def line(self, depth: int, text: str) -> None:
+        if self.flow is not None:
+            if self.waiting and not self.waiting[-1].hoisting:
+                self.open_loop()                   # the loop's body has more than its invariant cells
+            self.flow.follow(depth, text)
         self.lines.append("    " * depth + text)
+
+    def open_loop(self) -> None:
+        """The ``for`` line of the innermost waiting loop, after the cells it hoisted (``expr``):
+        inside it those are set (it has a turn only when ``if items:`` ran them)."""
+        loop = self.waiting.pop()
+        self.line(loop.depth, loop.text)
+        loop.at = len(self.lines) - 1
+        if loop.head is None:
+            loop.head = loop.at
+        flow = self.flow
+        flow.levels[loop.nid] = (flow.loops, loop.depth + 1)
+        for cell in loop.hoisted:
+            flow.known[cell] = loop.depth + 1
+
+    def begin_loop(self, depth: int, text: str, items: str, nid) -> "_Loop":
+        """A loop over ``items`` whose per-turn cells are bound by ``nid``: its ``for`` line waits
+        (while cells are kept) for its body's first line that is not a leading loop-invariant cell."""
+        loop = _Loop(depth, text, items, nid)
+        if self.flow is None:
+            self.line(depth, text)
+            loop.at = loop.head = len(self.lines) - 1
+        else:
+            self.waiting.append(loop)
+        return loop
+
+    def end_loop(self, loop) -> None:
+        """The loop's ``for`` line written, if its body wrote nothing yet."""
+        if loop.at is None:
+            assert self.waiting[-1] is loop
+            self.open_loop()
 
     # A value's *sort* is what the generator has proven about it from where it came from, not
     # from the checker's guess: a Python type (``Room``, ``Side``, ``int``, ``bool``, ``str``) or
@@ -629,7 +665,7 @@ class _Generator:
         ``mark`` (``has_game``: ``game`` is one there already) where the body reads them on its
         common paths (the state's parts, the step budget), not only as a fallback's argument:
         neither changes while an expression is worked out (a game's state is set once)."""
-        body = _typed_once(_settled(_hoisted(self.lines[mark:])), params)
+        body = _typed_once(self.lines[mark:], params)
         state = any("ctx.game.state[" in text for text in body)
         game = has_game or any("ctx.game.steps" in text for text in body)
         head = [] if has_game or not game else ["    game = ctx.game"]
@@ -662,17 +698,18 @@ class _Generator:
         self.line(1, "env = ctx.env")
         self.line(1, "out = []")
         inits = len(self.lines)
-        self.line(1, f"for {var} in values:")
         listed = self.root_sorts.get(id(node.iterable))      # the machine gives its list's items
         self.sorted_as(var, listed[1] if type(listed) is tuple else None)
         scope = _Scope({node.var: var}, dynamic=True, keys={node.var: (("var", id(node)), 1, id(node))})
-        self.begin_cells(node.cond, scope, 1)
+        self.begin_cells(node.cond, scope, 1, 1)
         try:
+            loop = self.begin_loop(1, f"for {var} in values:", "values", id(node))
             cond = self.atom(node.cond, scope, 2)
-            self.init_cells(inits + 1, 2, id(node))
+            self.end_loop(loop)
+            self.init_cells(loop.at + 1, 2, id(node))
             self.init_cells(inits, 1, None)
         finally:
-            self.cells, self.keys_seen = None, {}
+            self.end_cells()
         self.line(2, f"if {self.holds(cond, node.cond)}:")
         self.line(3, f"out.append({var})")
         self.line(1, "return out")
@@ -1099,16 +1136,51 @@ class _Generator:
         if self.cells and node.__class__ not in _UNCELLED:
             found = self.key(node, scope)
             if found is not None and found[0] in self.cells:      # a common part (``plan_cells``)
-                key, _, loop = found
-                cell = self.cells[key]
-                if cell is None:
-                    cell = self.cells[key] = self.fresh("h")
-                    self.cell_inits.setdefault(loop, []).append(cell)
-                self.line(d, f"if {cell} is NK:")
-                before, mark = self.temp, len(self.lines)
-                self.into(cell, method(self, node, scope, d + 1), d + 1, mark, before)
-                return cell
+                return self.cell(node, scope, d, method, found[0], found[2])
         return method(self, node, scope, d)
+
+    def cell(self, node, scope, d: int, method, key, loop) -> str:
+        """A common part's cell, worked out here as far as the flow needs: not at all where it is
+        surely set, without its ``is NK`` test where it surely is not (its ``= NK`` not needed
+        either where that is at its binding's own level), and before a loop, under ``if items:``,
+        where it leads the body of a loop that does not bind it (``_Loop``)."""
+        flow = self.flow
+        cell = self.cells[key]
+        flow.reach(d)                                  # (a statement at ``d``, after those before)
+        if cell is not None and cell in flow.known:
+            return cell
+        waiting = self.waiting[-1] if self.waiting else None
+        hoisted = (waiting is not None and not waiting.hoisting and d == waiting.depth + 1
+                   and loop != waiting.nid)
+        if hoisted:
+            waiting.hoisting = True
+            if not waiting.guarded:
+                waiting.guarded, waiting.head = True, len(self.lines)
+                self.line(waiting.depth, f"if {waiting.items}:")
+        elif waiting is not None and not waiting.hoisting:
+            self.open_loop()
+        if cell is None:
+            cell = self.cells[key] = self.fresh("h")
+            self.cell_inits.setdefault(loop, []).append(cell)
+            flow.bound[cell] = flow.levels[loop]
+        level, depth = flow.bound[cell]
+        before = self.temp
+        if cell not in flow.touched and flow.loops == level:      # surely NK: worked out as it is
+            if d == depth:                                         # ...on every path: no ``= NK``
+                flow.settled.add(cell)
+            flow.touched.add(cell)
+            mark = len(self.lines)
+            self.into(cell, method(self, node, scope, d), d, mark, before)
+        else:
+            flow.touched.add(cell)
+            self.line(d, f"if {cell} is NK:")
+            mark = len(self.lines)
+            self.into(cell, method(self, node, scope, d + 1), d + 1, mark, before)
+        flow.known[cell] = d
+        if hoisted:
+            waiting.hoisting = False
+            waiting.hoisted.append(cell)
+        return cell
 
     def into(self, target: str, value: str, d: int, mark: int, before: int) -> None:
         """``target = value``, where ``value`` was written from line ``mark`` on with the temporaries
@@ -1629,24 +1701,33 @@ class _Generator:
     def with_cells(self, tree, scope, d: int, pure: bool | None = None) -> str:
         """``expr(tree)`` for a whole root, its common parts in cells (none unless all is pure)."""
         mark = len(self.lines)
-        self.begin_cells(tree, scope, 0, pure)
+        self.begin_cells(tree, scope, 0, d, pure)
         try:
             result = self.expr(tree, scope, d)
             self.init_cells(mark, d, None)
         finally:
-            self.cells, self.keys_seen = None, {}
+            self.end_cells()
         return result
 
-    def begin_cells(self, tree, scope, loop: int, pure: bool | None = None) -> None:
+    def begin_cells(self, tree, scope, loop: int, depth: int, pure: bool | None = None) -> None:
+        """The cells of ``tree``, a root written at ``depth`` inside ``loop`` generators."""
         if pure is None:
             pure = all(self.pure_node(n) for n in _walk(tree))
         self.keys_seen = {}
         self.cells = self.plan_cells(tree, scope, loop) if pure and not self.tracing else None
         self.cell_inits = {}
+        self.flow = _Flow(depth) if self.cells else None
+        self.waiting = []
+
+    def end_cells(self) -> None:
+        self.cells, self.keys_seen, self.flow, self.waiting = None, {}, None, []
 
     def init_cells(self, mark: int, d: int, loop) -> None:
-        """``cell = NK`` at line ``mark`` for the cells bound by ``loop`` (None: the root)."""
+        """``cell = NK`` at line ``mark`` for the cells bound by ``loop`` (None: the root) but
+        those first worked out at that level, surely NK there (``cell``): set before any read."""
         cells = self.cell_inits.pop(loop, None)
+        if cells and self.flow is not None:
+            cells = [cell for cell in cells if cell not in self.flow.settled]
         if cells:
             self.lines.insert(mark, "    " * d + " = ".join(cells) + " = NK")
 
@@ -1882,8 +1963,8 @@ class _Generator:
             return None
         return self.atom(it.args[0], scope, d)
 
-    def walk_rooms(self, keys, var: str, at: int, d: int) -> None:
-        """The loop at line ``at`` walks ``keys.items`` (rooms: ``rooms(g)`` gave them) with their
+    def walk_rooms(self, keys, var: str, at: int, head: int, d: int) -> None:
+        """The loop at line ``at`` (its invariant cells from line ``head``) walks ``keys.items`` (rooms: ``rooms(g)`` gave them) with their
         cells' keys and tags, from tables made once where the rooms are the geometry's own and the
         grid's items were found in the state; else the rooms themselves are the keys of ``gi``,
         which reads each one's item as a room's ``item`` does, and their tags are read as the
@@ -1910,7 +1991,7 @@ class _Generator:
             setup = [text for text in setup if f"{keys.tags} = " not in text]
         line[at] = "    " * d + (f"for {var}, {keys.key}, {keys.tag} in ZIP({items}, {keys.keys}, {keys.tags}):"
                                  if "tags" in keys.used else f"for {var}, {keys.key} in ZIP({items}, {keys.keys}):")
-        line[at:at] = ["    " * d + self.keys(text) for text in setup]
+        line[head:head] = ["    " * d + self.keys(text) for text in setup]
 
     @staticmethod
     def loop_level(scope) -> int:
@@ -1934,18 +2015,18 @@ class _Generator:
             self.line(d + 2, "BUDGET.charge(ctx.game, 0)")
             self.line(d, "else:")
             self.line(d + 1, f"{items} = ITEMS(ctx, {items})")
-        self.line(d, f"for {var} in {items}:")
-        mark = len(self.lines)
+        loop = self.begin_loop(d, f"for {var} in {items}:", items, id(node))
         body = d + 1
         if node.cond is not None:
             cond = self.expr(node.cond, inner, body)
             self.line(body, f"if {cond}:")
             body += 1
         element = self.expr(node.element, inner, body)
-        self.init_cells(mark, d + 1, id(node))
+        self.end_loop(loop)
+        self.init_cells(loop.at + 1, d + 1, id(node))
         keys = self.room_keys.get(var)
         if keys is not None and keys.used:
-            self.walk_rooms(keys, var, mark - 1, d)
+            self.walk_rooms(keys, var, loop.at, loop.head, d)
         if fn is core.count and _is_name(element):          # how many: no list needed
             self.lines[start] = "    " * d + f"{t} = 0"
             self.line(body, f"{t} += 1")
@@ -2308,152 +2389,7 @@ _SELF_KEY = (("self",), 0, None)       # the acting player, as ``ctx.env.get('se
 
 
 _CELL_TEST = re.compile(r"( *)if (h\d+) is NK:$")
-_CELL_INIT = re.compile(r"( *)((?:h\d+ = )+)NK$")
-_CELL_NAME = re.compile(r"\bh\d+\b")
-
-
-def _settled(lines: list) -> list:
-    """``lines`` (one generated function's) with the cells' tests that are sure to pass or fail
-    left out. An ``if h is NK:`` that no path from ``h = NK`` to it touches ``h`` on always
-    passes: its body is run as it is (and where it is reached on every path from the ``= NK``,
-    that goes too). One inside the block of an ``if h is NK:`` passed before always fails: the
-    cell is set, and the test goes with its body. The source is this module's own, one
-    statement a line, so a line's indent is its block, and a line ending in a colon opens one."""
-    if not any(text.endswith(" = NK") for text in lines):     # no cells: nothing to settle
-        return lines
-    out: list = []
-    fresh: dict = {}        # cell -> indent of its ``= NK``; no path from there touched it
-    known: dict = {}        # cell -> indent of the block in which it is surely set
-    inits: dict = {}        # cell -> index in ``out`` of its ``= NK`` line
-    settled: set = set()    # cells first worked out where sure to be NK: no ``= NK`` needed
-    heads: list = []        # blocks open: [indent, kind, fresh before it, cells touched in it]
-    dedented: list = []     # indents (in ``lines``) of the tests whose bodies are run as they are
-    skip = None             # the indent (in ``lines``) of a test left out with its body
-    deepest = 0             # the level of the line before
-
-    def touch(cell) -> None:
-        fresh.pop(cell, None)
-        for head in heads:
-            head[3].add(cell)
-    for text in lines:
-        indent = (len(text) - len(text.lstrip(" "))) // 4
-        if skip is not None:
-            if indent > skip:
-                continue
-            skip = None
-        while dedented and dedented[-1] >= indent:
-            dedented.pop()
-        level = indent - len(dedented)
-        body = text[4 * indent:]
-        sibling = body.startswith(_SIBLINGS)
-        while heads and (heads[-1][0] > level or heads[-1][0] == level and not sibling):
-            head = heads.pop()
-            if head[1] == "if":                            # paths meet: touched on any, not fresh
-                fresh = {c: at for c, at in head[2].items() if c not in head[3]}
-        if level < deepest:                                # blocks left: what was set there goes
-            for cells in (fresh, known):
-                for cell in [c for c, at in cells.items() if at > level]:
-                    del cells[cell]
-        deepest = level
-        if sibling and heads and heads[-1][0] == level and heads[-1][1] == "if":
-            fresh = dict(heads[-1][2])                     # another arm: as before the first (tests only read)
-        init = _CELL_INIT.match(body) if body.endswith("NK") else None
-        if init is not None:
-            for cell in init.group(2).split(" = ")[:-1]:
-                fresh[cell], inits[cell] = level, len(out)
-                known.pop(cell, None)
-            out.append("    " * level + body)
-            continue
-        test = _CELL_TEST.match(body) if body.endswith("NK:") else None
-        if test is not None:
-            cell = test.group(2)
-            if cell in known:                                  # set already: the block goes
-                skip = indent
-                if out and out[-1].endswith(":") and len(out[-1]) - len(out[-1].lstrip(" ")) < 4 * level:
-                    out.append("    " * level + "pass")
-                continue
-            if cell in fresh:                                  # sure to be NK: its body runs
-                if fresh[cell] == level:
-                    settled.add(cell)
-                dedented.append(indent)
-                touch(cell)
-                known[cell] = level
-                continue
-            touch(cell)
-            known[cell] = level
-            out.append("    " * level + body)
-            continue
-        if not body.endswith(":"):                             # (a block's first line only reads)
-            for cell in _CELL_NAME.findall(body):
-                touch(cell)
-        out.append("    " * level + body)
-        if body.endswith(":"):
-            if sibling and heads and heads[-1][0] == level:
-                continue                                       # the same statement goes on
-            kind = "loop" if body.startswith(("for ", "while ")) else "if" if body.startswith("if ") else "other"
-            heads.append([level, kind, dict(fresh), set()])
-            if kind == "loop":                                 # an iteration may follow another
-                for cell in [c for c, at in fresh.items() if at <= level]:
-                    del fresh[cell]
-    for cell in settled:                                        # their ``= NK`` is not needed
-        at = inits[cell]
-        names = [c for c in _CELL_INIT.match(out[at].lstrip(" ")).group(2).split(" = ")[:-1] if c != cell]
-        indent = out[at][:len(out[at]) - len(out[at].lstrip(" "))]
-        out[at] = indent + " = ".join(names + ["NK"]) if names else indent + "pass"
-    return [text for k, text in enumerate(out)                 # a pass where a block has more
-            if not (text.endswith(" pass") or text == "pass") or k + 1 == len(out)
-            or len(out[k + 1]) - len(out[k + 1].lstrip(" ")) != len(text) - len(text.lstrip(" "))]
-
-
 _SIBLINGS = ("elif ", "else:", "except", "finally:")
-
-_FOR = re.compile(r"( *)for [\w, ]+ in (?:ZIP\()?([tvh]\d+|values)(?:, [\w, ]+\))?:$")
-
-
-def _hoisted(lines: list) -> list:
-    """``lines`` with the cells a loop's body works out first thing, of values that do not
-    change from turn to turn (made NK outside the loop), worked out before the loop instead,
-    when it has a turn to run (``if items:``): at its first turn's start, as before, and never
-    tested again at the others. A cell's work reads no loop variable (its key says so)."""
-    inits: dict = {}
-    out: list = []
-    k = 0
-    while k < len(lines):
-        text = lines[k]
-        indent = len(text) - len(text.lstrip(" "))
-        body = text[indent:]
-        if body.endswith(" = NK"):
-            for cell in body.split(" = ")[:-1]:
-                inits[cell] = indent
-        loop = _FOR.match(text)
-        if loop is None:
-            out.append(text)
-            k += 1
-            continue
-        inner, j, moved = indent + 4, k + 1, []
-        kept = []                                      # the turn's own cells made NK: they stay
-        while j < len(lines) and lines[j].endswith(" = NK") and len(lines[j]) - len(lines[j].lstrip(" ")) == inner:
-            kept.append(lines[j])
-            j += 1
-        while j < len(lines):                         # the leading cell blocks of the body
-            test = _CELL_TEST.match(lines[j])
-            if test is None or len(test.group(1)) != inner or inits.get(test.group(2), inner) >= inner:
-                break
-            end = j + 1
-            while end < len(lines) and len(lines[end]) - len(lines[end].lstrip(" ")) > inner:
-                end += 1
-            moved.extend(lines[j:end])
-            j = end
-        if moved:
-            out.append(" " * indent + f"if {loop.group(2)}:")
-            out.extend(moved)
-            if not kept and (j == len(lines) or len(lines[j]) - len(lines[j].lstrip(" ")) < inner):
-                kept.append(" " * inner + "pass")
-        out.append(text)
-        out.extend(kept)
-        k = j
-    return out
-
 
 _TYPE_TEST = re.compile(r"\btype\(([vh]\d+)\) is (int|str|dict|list|bool|Player|Room|Side|Grid|Zone)\b")
 _TRUTH = "({0} is True or ({0} is not False and TRUTH({0}, ctx.game.state)))"
@@ -2691,6 +2627,78 @@ def _room_keys(rules, tags: dict) -> tuple:
         keys[name] = [_cell_key(room) for room in rooms]
         tagged[name] = [tags[name][room.r, room.c] for room in rooms]
     return keys, tagged
+
+
+class _Flow:
+    """What the generator knows of a root's cells at the line it is writing, followed line by
+    line as it writes them (``_Generator.line``: a line's depth is its block, a line ending in a
+    colon opens one, ``elif``/``else``/``except``/``finally`` go on the block before): which
+    cells some path to here has worked out (``touched``: the others are surely NK where no loop
+    opened since their binding), and in which block each is surely set (``known``)."""
+
+    __slots__ = ("touched", "known", "heads", "loops", "last", "levels", "bound", "settled")
+
+    def __init__(self, depth: int):
+        self.touched: set = set()          # cells worked out on some path to the line
+        self.known: dict = {}              # cell -> the depth of the block in which it is surely set
+        self.heads: list = []              # open blocks: [depth, kind, touched before it, touched in its arms]
+        self.loops = 0                     # loops open around the line
+        self.last = 0                      # the depth of the line before
+        self.levels: dict = {None: (0, depth)}     # binding (None: the root, else a generator's id)
+        self.bound: dict = {}              # cell -> its binding's (loops open, depth) there
+        self.settled: set = set()          # cells first worked out at their binding's level
+
+    def follow(self, depth: int, text: str) -> None:
+        """The line ``text`` written at ``depth``."""
+        sibling = text.startswith(_SIBLINGS)
+        self.reach(depth, sibling)
+        heads = self.heads
+        if sibling and heads and heads[-1][0] == depth:    # another arm: as before the first
+            head = heads[-1]
+            if head[1] == "if":
+                head[3] |= self.touched
+                self.touched = set(head[2])
+            return
+        if text.endswith(":"):
+            if text.startswith(("for ", "while ")):
+                heads.append([depth, "loop", None, None])
+                self.loops += 1
+            elif text.startswith("if "):
+                heads.append([depth, "if", set(self.touched), set()])
+            else:
+                heads.append([depth, "other", None, None])
+
+
+    def reach(self, depth: int, sibling: bool = False) -> None:
+        """The blocks a statement at ``depth`` (``sibling``: an arm of the one before) is after."""
+        if depth < self.last:                              # blocks left: what was set there goes
+            known = self.known
+            for cell in [c for c, at in known.items() if at > depth]:
+                del known[cell]
+        self.last = depth
+        heads = self.heads
+        while heads and (heads[-1][0] > depth or heads[-1][0] == depth and not sibling):
+            head = heads.pop()
+            if head[1] == "if":                            # paths meet: touched on any of them
+                self.touched |= head[3]
+            elif head[1] == "loop":
+                self.loops -= 1
+
+
+class _Loop:
+    """A generator's loop being written: its ``for`` line waits while the body's first lines are
+    cells of values no turn changes (bound outside it); those go before it, under ``if items:``
+    (run at the first turn's start, as they would have been, and tested at no other)."""
+
+    __slots__ = ("depth", "text", "items", "nid", "at", "head", "guarded", "hoisting", "hoisted")
+
+    def __init__(self, depth: int, text: str, items: str, nid):
+        self.depth, self.text, self.items, self.nid = depth, text, items, nid
+        self.at = None                     # the ``for`` line's index, once written
+        self.head = None                   # the index of its first line (``if items:`` or the ``for``)
+        self.guarded = False               # ``if items:`` written
+        self.hoisting = False              # a hoisted cell being written
+        self.hoisted: list = []            # the cells worked out before it
 
 
 class _Scope:
