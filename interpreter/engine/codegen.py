@@ -35,7 +35,7 @@ import sys
 from ..dsl import ast, kinds, lark_cache
 from ..mechanics import ATTRIBUTES, FUNCTIONS, VERBS, core
 from ..mechanics import grids, programs, zones
-from ..mechanics.grids import ROOM_READERS, SIDE_READERS, _Geometry, edge_key
+from ..mechanics.grids import ROOM_READERS, SIDE_READERS, _Geometry
 from ..model import limits
 from ..model.limits import _SMALL as SMALL, number, sized
 from ..model.values import (PLAYERS, Condition, Grid, Player, Room, RuleError, Side, Zone, describe, items_of,
@@ -360,10 +360,9 @@ class _Generator:
             "__builtins__": {"type": type, "bool": bool, "int": int, "str": str, "dict": dict, "list": list,
                              "len": len, "RecursionError": RecursionError},
             "RuleError": RuleError, "Zone": Zone, "Room": Room, "Side": Side, "Player": Player,
-            "CELL": _cells(rules), "CELL_KEY": _cell_key, "ROOM_NAMES": _room_names(rules), "CONDITION": _condition_reader(Ctx, compiled),
+            "UNSET": Room.unset, "ROOM_NAMES": _room_names(rules), "CONDITION": _condition_reader(Ctx, compiled),
             "TRUTH": truth, "ITEMS": _items, "ENTITIES": rules.entities, "Condition": Condition,
-            "EDGE": _edges(rules), "EDGE_KEY": _edge_key, "GEO": grids.geometries(rules), "Grid": Grid,
-            "SIDES_AT": grids.flat(rules)[0], "ACROSS_AT": grids.flat(rules)[1],
+            "GEO": grids.geometries(rules), "Grid": Grid,
             "LIMITS": limits,
             "ZONE_OP": _zone_binop, "CMP_ERROR": _compare_error, "FAIL": _fail,
             "NUMBER": number, "SIZED": sized, "INT": _int, "DIVIDE": _divide, "PLUS": _plus,
@@ -2503,8 +2502,7 @@ _FAST = {
     grids.column: (2, _GEO.format(v="{0}", t="{t}"), "{t}.cols.get({1}, [])"),
     grids.tagged: (2, _GEO.format(v="{0}", t="{t}") + " and type({1}) is str and {1} in {t}.tagged",
                    "{t}.tagged[{1}]"),
-    grids.sides: (1, "type({0}) is Room and ({t} := SIDES_AT.get(({0}.grid, {0}.of, {0}.r, {0}.c))) is not None",
-                  "{t}"),
+    grids.sides: (1, "type({0}) is Room and ({t} := {0}.sides) is not UNSET", "{t}"),     # the geometry's
     grids.adjacent: (1, _GEO_ROOM.format(v="{0}", t="{t}") + " and ({t} := {t}.adjacent.get(({0}.r, {0}.c))) is not None",
                      "{t}"),
     zones.top: (1, "type({0}) is Zone and {0}.n is not None",      # one pile of a group: its list
@@ -2513,9 +2511,9 @@ _FAST = {
 }
 
 
-# A room's item, as ``grids.room_item`` reads it, its cell's key from a table (made once).
+# A room's item, as ``grids.room_item`` reads it, its cell's key kept on the room (or the side).
 _ITEM = ("(ctx.game.state['grids'] if {v}.of is None else ctx.game.state['players'][{v}.of]['grids'])"
-         "[{v}.grid]['items'].get(CELL.get(({v}.r, {v}.c)) or CELL_KEY({v}))")
+         "[{v}.grid]['items'].get({v}.cell)")
 
 
 # A player's built-in attributes read without a call (as ``seats.PLAYER_ATTRIBUTES`` has them),
@@ -2526,26 +2524,16 @@ _PLAYER_INLINE = {
 }
 
 
-# A side's attributes read without a call: its room, and whether its edge is walled (the edge's
-# key, as ``grids.edge_key`` names it, from a table made once).
+# A side's attributes read without a call: its room, the room across (the geometry's, kept on
+# the side) and whether its edge is walled (the edge's key, as ``grids.edge_key`` names it, kept
+# on the side too: ``Side``).
 _SIDE_INLINE = {
-    "room": "Room({v}.grid, {v}.of, {v}.r, {v}.c)",
-    "across": ("{t} if ({t} := ACROSS_AT.get(({v}.grid, {v}.of, {v}.r, {v}.c, {v}.side), NK)) "   # its geometry's
-               "is not NK else {reader}(ctx, {v})"),
+    "room": "{v}.home",
+    "across": "{t} if ({t} := {v}.across) is not UNSET else {reader}(ctx, {v})",
     "side": "{v}.side",
-    "walled": ("((EDGE.get(({v}.r, {v}.c, {v}.side)) or EDGE_KEY({v})) in (ctx.game.state['grids'] if {v}.of is None "
+    "walled": ("({v}.edge in (ctx.game.state['grids'] if {v}.of is None "
                "else ctx.game.state['players'][{v}.of]['grids'])[{v}.grid]['walls'])"),
 }
-
-
-def _edge_key(side) -> str:
-    return edge_key(side.r, side.c, side.side)
-
-
-def _edges(rules) -> dict:
-    """{(row, col, side): its edge's key} for every cell of the ruleset's grids."""
-    return {(r, c, side): edge_key(r, c, side) for spec in rules.grids.values()
-            for r in range(1, spec["rows"] + 1) for c in range(1, spec["cols"] + 1) for side in "nesw"}
 
 
 def _cell_key(room) -> str:
@@ -2556,12 +2544,6 @@ def _cell_key(room) -> str:
 def _room_names(rules) -> dict:
     """{(row, col): a room's name there} for every cell of the ruleset's grids (``describe``)."""
     return {(r, c): room_name(Room("", None, r, c)) for spec in rules.grids.values()
-            for r in range(1, spec["rows"] + 1) for c in range(1, spec["cols"] + 1)}
-
-
-def _cells(rules) -> dict:
-    """{(row, col): its key} for every cell of the ruleset's grids."""
-    return {(r, c): f"{r},{c}" for spec in rules.grids.values()
             for r in range(1, spec["rows"] + 1) for c in range(1, spec["cols"] + 1)}
 
 

@@ -43,7 +43,8 @@ class _Geometry:
         self.rooms = list(self.at.values())                      # row by row
         self.rows = {r: [self.at[r, c] for c in range(1, nc + 1)] for r in range(1, nr + 1)}
         self.cols = {c: [self.at[r, c] for r in range(1, nr + 1)] for c in range(1, nc + 1)}
-        self.tagged = {tag: [Room(name, of, r, c) for r, c in cells] for tag, cells in spec["tags"].items()}
+        self.tagged = {tag: [self.at.get((r, c)) or Room(name, of, r, c) for r, c in cells]
+                       for tag, cells in spec["tags"].items()}
         self.tags = {cell: [tag for tag, cells in spec["tags"].items() if list(cell) in cells]
                      for cell in self.at}
         self.steps = {}                          # (r, c) -> [(edge key, room across)], in _STEP order
@@ -54,6 +55,11 @@ class _Geometry:
         self.sides = {(r, c): [Side(name, of, r, c, side) for side in _SIDES] for (r, c) in self.at}
         self.across = {(r, c, side): self.at.get((r + dr, c + dc))       # (row, col, side) -> room or None
                        for (r, c) in self.at for side, (dr, dc) in _STEP.items()}
+        for (r, c), room in self.at.items():       # what generated code reads of them (``Room``, ``Side``)
+            room.cell, room.sides = f"{r},{c}", self.sides[r, c]
+            for side in room.sides:
+                side.cell, side.edge, side.home = room.cell, edge_key(r, c, side.side), room
+                side.across = self.across[r, c, side.side]
 
 
 def geometries(rules) -> dict:
@@ -64,25 +70,12 @@ def geometries(rules) -> dict:
     return cache
 
 
-def flat(rules) -> tuple:
-    """({(grid, owner, row, col): that room's sides}, {(grid, owner, row, col, side): the room
-    across, or None}) of every geometry made so far (``_geometry`` fills them as it makes one):
-    generated code finds a room's sides or a side's room across in one look-up."""
-    tables = rules.__dict__.get("_grid_flat")
-    if tables is None:
-        tables = rules.__dict__["_grid_flat"] = ({}, {})
-    return tables
-
-
 def _geometry(ctx, value) -> _Geometry:
     rules = ctx.game.rules
     key = (value.grid, value.of)
     geo = geometries(rules).get(key)
     if geo is None:
         geo = rules.__dict__["_grid_geometry"][key] = _Geometry(value.grid, value.of, rules.grids[value.grid])
-        sides, across = flat(rules)
-        sides.update({key + cell: found for cell, found in geo.sides.items()})
-        across.update({key + edge: found for edge, found in geo.across.items()})
     return geo
 
 
@@ -109,13 +102,8 @@ def _side(room: Room, which: str) -> Side:
     return Side(room.grid, room.of, room.r, room.c, which)
 
 
-def edge_key(r: int, c: int, side: str) -> str:
-    """One name per edge, whichever room it is seen from."""
-    if side == "w":
-        return f"{r},{c - 1},e"
-    if side == "n":
-        return f"{r - 1},{c},s"
-    return f"{r},{c},{side}"
+edge_key = Side.edge_key
+"""One name per edge, whichever room it is seen from."""
 
 
 def _walled(ctx, side: Side) -> bool:

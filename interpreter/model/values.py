@@ -102,21 +102,43 @@ class Grid(Value):
     kind = "grid"
 
 
-@dataclass(slots=True, unsafe_hash=True)
+@dataclass(unsafe_hash=True)
 class Room(Value):
+    """A room. Besides its fields it keeps, in slots that are no fields (equality, hashing,
+    saving, pickling and copying never see them), its cell's key in its grid's items
+    (``cell``) and, where its grid's geometry made it (``grids``), its sides (``sides``): what
+    generated code reads of it without a table look-up. A room made elsewhere (decoded,
+    unpickled, ``room(g, r, c)``) works its key out when first read; its ``sides`` is
+    ``unset``, and the reader asks the geometry."""
+    __slots__ = ("grid", "of", "r", "c", "cell", "sides")
     grid: str
     of: int | None
     r: int
     c: int
     kind = "room"
+    unset = object()            # what a slot the geometry sets reads on a value it did not make
 
     @property
     def grid_value(self) -> Grid:
         return Grid(self.grid, self.of)
 
+    def __getattr__(self, name: str):              # (only for a slot left empty)
+        if name == "cell":
+            key = self.cell = f"{self.r},{self.c}"
+            return key
+        if name == "sides":
+            return Room.unset
+        raise AttributeError(name)
 
-@dataclass(slots=True, unsafe_hash=True)
+
+@dataclass(unsafe_hash=True)
 class Side(Value):
+    """A side of a room. As a room does, it keeps (in slots that are no fields) its room's
+    cell key (``cell``), its edge's key in its grid's walls (``edge``, one key per edge
+    whichever room it is seen from), its room (``home``: the geometry's where the geometry
+    made the side) and the room across (``across``: None off the grid; ``Room.unset`` on a
+    side the geometry did not make)."""
+    __slots__ = ("grid", "of", "r", "c", "side", "cell", "edge", "home", "across")
     grid: str
     of: int | None
     r: int
@@ -130,7 +152,30 @@ class Side(Value):
 
     @property
     def room(self) -> Room:
-        return Room(self.grid, self.of, self.r, self.c)
+        return self.home
+
+    @staticmethod
+    def edge_key(r: int, c: int, side: str) -> str:
+        """One name per edge, whichever room it is seen from."""
+        if side == "w":
+            return f"{r},{c - 1},e"
+        if side == "n":
+            return f"{r - 1},{c},s"
+        return f"{r},{c},{side}"
+
+    def __getattr__(self, name: str):              # (only for a slot left empty)
+        if name == "edge":
+            key = self.edge = Side.edge_key(self.r, self.c, self.side)
+            return key
+        if name == "cell":
+            key = self.cell = f"{self.r},{self.c}"
+            return key
+        if name == "home":
+            room = self.home = Room(self.grid, self.of, self.r, self.c)
+            return room
+        if name == "across":
+            return Room.unset
+        raise AttributeError(name)
 
 
 @dataclass(slots=True, unsafe_hash=True)
