@@ -118,13 +118,14 @@ def test_a_value_of_another_kind_fails_as_in_the_closures(text, board):
 def test_a_type_or_truth_a_loop_tests_at_every_turn_is_worked_out_once():
     """A parameter's type test inside a loop reads a local set at the body's start; a cell's type
     or truth, of a value set outside the loop, one set beside each assignment of the cell (every
-    test of it then reads the local); a cell made at every turn keeps its tests."""
+    test of it then reads the local); a cell made at every turn keeps its tests (the cells' loop
+    levels are the generator's, ``_Flow.bound``)."""
     truth = "(h2 is True or (h2 is not False and TRUTH(h2, ctx.game.state)))"
     lines = ["    try:", "        h2 = h3 = NK", "        if type(v1) is int:", "            x = 1",
              "        for v in t5:", "            h4 = NK", "            if h2 is NK:", "                h2 = f()",
              "            if type(v1) is int and type(h2) is str:", f"                y = {truth[1:-1]}",
              "            if h4 is NK:", "                h4 = g()", "            if type(h4) is str:", "                z = 1"]
-    assert codegen._typed_once(lines, ["v1"]) == [
+    assert codegen._typed_once(lines, ["v1"], {"h2": 0, "h3": 0, "h4": 1}) == [
         "    try:", "        qv1int = type(v1) is int", "        h2 = h3 = NK", "        if qv1int:",
         "            x = 1", "        for v in t5:", "            h4 = NK", "            if h2 is NK:",
         "                h2 = f()", "                qh2str = type(h2) is str", f"                qh2truth = {truth}",

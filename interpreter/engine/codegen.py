@@ -405,6 +405,7 @@ class _Generator:
         self.root_sorts: dict = {}         # id(expression root) -> the proven sort of its value
         self.flow: _Flow | None = None     # per root with cells: what is known of them at the line written
         self.waiting: list = []            # generator loops whose ``for`` line waits (``_Loop``)
+        self.bound: dict = {}              # per function written: cell -> loops open at its binding
 
     # ------------------------------------------------------------ names in the source
     def const(self, value) -> str:
@@ -452,7 +453,7 @@ class _Generator:
         if loop.head is None:
             loop.head = loop.at
         flow = self.flow
-        flow.levels[loop.nid] = (flow.loops, loop.depth + 1)
+        flow.levels[loop.nid] = flow.loops
         for cell in loop.hoisted:
             flow.known[cell] = loop.depth + 1
 
@@ -664,7 +665,8 @@ class _Generator:
         ``mark`` (``has_game``: ``game`` is one there already) where the body reads them on its
         common paths (the state's parts, the step budget), not only as a fallback's argument:
         neither changes while an expression is worked out (a game's state is set once)."""
-        body = _typed_once(self.lines[mark:], params)
+        body = _typed_once(self.lines[mark:], params, self.bound)
+        self.bound = {}
         state = any("ctx.game.state[" in text for text in body)
         game = has_game or any("ctx.game.steps" in text for text in body)
         head = [] if has_game or not game else ["    game = ctx.game"]
@@ -700,7 +702,7 @@ class _Generator:
         listed = self.root_sorts.get(id(node.iterable))      # the machine gives its list's items
         self.sorted_as(var, listed[1] if type(listed) is tuple else None)
         scope = _Scope({node.var: var}, dynamic=True, keys={node.var: (("var", id(node)), 1, id(node))})
-        self.begin_cells(node.cond, scope, 1, 1)
+        self.begin_cells(node.cond, scope, 1)
         try:
             loop = self.begin_loop(1, f"for {var} in values:", "values", id(node))
             cond = self.atom(node.cond, scope, 2)
@@ -1162,16 +1164,15 @@ class _Generator:
             cell = self.cells[key] = self.fresh("h")
             self.cell_inits.setdefault(loop, []).append(cell)
             flow.bound[cell] = flow.levels[loop]
-        level, depth = flow.bound[cell]
+        level = flow.bound[cell]
         before = self.temp
         if cell not in flow.touched and flow.loops == level:      # surely NK: worked out as it is
-            if d == depth:                                         # ...on every path: no ``= NK``
-                flow.settled.add(cell)
             flow.touched.add(cell)
             mark = len(self.lines)
             self.into(cell, method(self, node, scope, d), d, mark, before)
         else:
             flow.touched.add(cell)
+            flow.tested.add(cell)
             self.line(d, f"if {cell} is NK:")
             mark = len(self.lines)
             self.into(cell, method(self, node, scope, d + 1), d + 1, mark, before)
@@ -1700,7 +1701,7 @@ class _Generator:
     def with_cells(self, tree, scope, d: int, pure: bool | None = None) -> str:
         """``expr(tree)`` for a whole root, its common parts in cells (none unless all is pure)."""
         mark = len(self.lines)
-        self.begin_cells(tree, scope, 0, d, pure)
+        self.begin_cells(tree, scope, 0, pure)
         try:
             result = self.expr(tree, scope, d)
             self.init_cells(mark, d, None)
@@ -1708,25 +1709,27 @@ class _Generator:
             self.end_cells()
         return result
 
-    def begin_cells(self, tree, scope, loop: int, depth: int, pure: bool | None = None) -> None:
-        """The cells of ``tree``, a root written at ``depth`` inside ``loop`` generators."""
+    def begin_cells(self, tree, scope, loop: int, pure: bool | None = None) -> None:
+        """The cells of ``tree``, a root inside ``loop`` generators."""
         if pure is None:
             pure = all(self.pure_node(n) for n in _walk(tree))
         self.keys_seen = {}
         self.cells = self.plan_cells(tree, scope, loop) if pure and not self.tracing else None
         self.cell_inits = {}
-        self.flow = _Flow(depth) if self.cells else None
+        self.flow = _Flow() if self.cells else None
         self.waiting = []
 
     def end_cells(self) -> None:
+        if self.flow is not None:
+            self.bound.update(self.flow.bound)
         self.cells, self.keys_seen, self.flow, self.waiting = None, {}, None, []
 
     def init_cells(self, mark: int, d: int, loop) -> None:
-        """``cell = NK`` at line ``mark`` for the cells bound by ``loop`` (None: the root) but
-        those first worked out at that level, surely NK there (``cell``): set before any read."""
+        """``cell = NK`` at line ``mark`` for the cells bound by ``loop`` (None: the root) that
+        some line tests (``cell``: one worked out only where surely NK is set before any read)."""
         cells = self.cell_inits.pop(loop, None)
         if cells and self.flow is not None:
-            cells = [cell for cell in cells if cell not in self.flow.settled]
+            cells = [cell for cell in cells if cell in self.flow.tested]
         if cells:
             self.lines.insert(mark, "    " * d + " = ".join(cells) + " = NK")
 
@@ -2396,12 +2399,13 @@ _TRUTH_TEST = re.compile(r"(?:(?<=^if )|(?<= if )|(?<= = )|(?<=\())(h\d+) is Tru
 _ASSIGNED = re.compile(r"( *)(h\d+) = (?!NK$)")
 
 
-def _typed_once(lines: list, params) -> list:
-    """``lines`` (one generated function's, cells settled) with the type tests of a parameter or a
-    cell made inside a loop but of a value set outside it (``type(v1) is int`` at every turn)
-    read from a local set once: a parameter's at the body's start (it is never assigned), a
-    cell's beside each assignment of the cell (a cell's reads all come after one: ``expr``)."""
-    depth, loops, inits, once = [], [], {}, []
+def _typed_once(lines: list, params, inits: dict) -> list:
+    """``lines`` (one generated function's) with the type tests of a parameter or a cell made
+    inside a loop but of a value set outside it (``type(v1) is int`` at every turn) read from a
+    local set once: a parameter's at the body's start (it is never assigned), a cell's beside
+    each assignment of the cell (a cell's reads all come after one: ``expr``). ``inits``: each
+    cell's binding's depth in loops (``_Flow.bound``)."""
+    depth, loops, once = [], [], []
     for text in lines:                                  # each line's loop depth, each cell's init's
         indent = len(text) - len(text.lstrip(" "))
         while loops and loops[-1] >= indent:
@@ -2410,9 +2414,6 @@ def _typed_once(lines: list, params) -> list:
             once.pop()
         depth.append(0 if once else len(loops))         # (a loop-invariant cell's work runs once)
         body = text[indent:]
-        if body.endswith(" = NK"):
-            for cell in body.split(" = ")[:-1]:
-                inits[cell] = len(loops)
         if body.startswith(("for ", "while ")) and body.endswith(":"):
             loops.append(indent)
         test = _CELL_TEST.match(body)
@@ -2618,17 +2619,17 @@ class _Flow:
     cells some path to here has worked out (``touched``: the others are surely NK where no loop
     opened since their binding), and in which block each is surely set (``known``)."""
 
-    __slots__ = ("touched", "known", "heads", "loops", "last", "levels", "bound", "settled")
+    __slots__ = ("touched", "known", "heads", "loops", "last", "levels", "bound", "tested")
 
-    def __init__(self, depth: int):
+    def __init__(self):
         self.touched: set = set()          # cells worked out on some path to the line
         self.known: dict = {}              # cell -> the depth of the block in which it is surely set
         self.heads: list = []              # open blocks: [depth, kind, touched before it, touched in its arms]
         self.loops = 0                     # loops open around the line
         self.last = 0                      # the depth of the line before
-        self.levels: dict = {None: (0, depth)}     # binding (None: the root, else a generator's id)
-        self.bound: dict = {}              # cell -> its binding's (loops open, depth) there
-        self.settled: set = set()          # cells first worked out at their binding's level
+        self.levels: dict = {None: 0}      # binding (None: the root, else a generator's id) -> loops open
+        self.bound: dict = {}              # cell -> the loops open at its binding
+        self.tested: set = set()           # cells an ``is NK`` test reads: they need their ``= NK``
 
     def follow(self, depth: int, text: str) -> None:
         """The line ``text`` written at ``depth``."""
