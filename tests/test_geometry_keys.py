@@ -58,5 +58,13 @@ def test_generated_reads_of_rooms_and_sides_not_the_geometrys_match_the_closures
     texts = ['room(board, 2, 2).empty', 'list(s.walled for s in sides(room(board, 2, 2)))',
              'list(s.across for s in sides(room(board, 1, 1)))', 'side(room(board, 1, 2), "w").across',
              'side(room(board, 3, 3), "s").across == none', 'side(room(board, 2, 1), "n").room.row',
-             'list(r.item for r in rooms(board))', 'count(s for s in sides(room(board, 2, 2)) if s.walled)']
-    _same_values(texts, *_both_ways(monkeypatch, RULESETS / "ttt"))
+             'list(r.item for r in rooms(board))', 'side(room(board, 2, 2), "n").room.empty',
+             'list(s.room.item for s in sides(room(board, 1, 1)))', 'list(s.room.empty for s in sides(room(board, 3, 2)))',
+             'count(s for s in sides(room(board, 2, 2)) if s.walled)']
+    compiled, reference, program = _both_ways(monkeypatch, RULESETS / "ttt")
+    for game in (compiled, reference):                       # an item and a wall to find
+        game.state["grids"]["board"]["items"]["1,2"] = "x"
+        game.state["grids"]["board"]["walls"].append(grids.edge_key(2, 2, "n"))
+    assert compiled.evaluate('side(room(board, 1, 2), "s").walled') is True
+    assert compiled.evaluate('count(r for r in rooms(board) if not r.empty)') == 1
+    _same_values(texts, compiled, reference, program)
