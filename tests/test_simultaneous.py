@@ -8,6 +8,9 @@ to the table (shown to others only after the block) are fine.
 """
 from __future__ import annotations
 
+import operator
+import random
+
 import pytest
 
 from interpreter.engine.game import Game
@@ -122,7 +125,7 @@ def test_a_part_no_thread_writes_is_shared_until_someone_outside_may_write_it(tm
     state = game.__dict__["state"]                        # read without exposing the game
     snapshot = state["flow"]["snapshot"]
     assert snapshot["vars"] is state["vars"] and snapshot["zones"] is state["zones"]
-    assert snapshot["players"] is not state["players"]   # the sheets are always copied
+    assert snapshot["players"] is not state["players"]   # a list of its own (sheets: below)
     game.apply(0, 1)
     assert game.pending()[0].options == ("step 0 deck 6 1", "step 0 deck 6 2")
     assert game.view(1)["players"][0]["counters"]["coin"] == 3      # P1's gain not seen yet
@@ -131,6 +134,49 @@ def test_a_part_no_thread_writes_is_shared_until_someone_outside_may_write_it(tm
     exposed["vars"]["step"] = 7                           # a change made from outside...
     assert game.view(1)["vars"]["step"] == 0              # ...is not the round's start
     assert game.pending()[0].options == ("step 0 deck 6 1", "step 0 deck 6 2")     # nor a label's
+
+
+def test_a_sheet_is_shared_until_its_players_thread_writes_it(tmp_path):
+    game = Game.new(toy_with(tmp_path, SHARED), players=2, seed=1)
+    game.apply(0, 0)                                      # the block begins in a sealed game
+    state = game.__dict__["state"]
+    sheets = state["flow"]["snapshot"]["players"]
+    assert sheets is not state["players"] and all(map(operator.is_, sheets, state["players"]))
+    game.apply(0, 1)                                      # P1 gains 2 coin: only that is kept
+    kept, live = sheets[0], state["players"][0]
+    assert kept is not live and kept["counters"] is not live["counters"]
+    assert kept["counters"]["coin"] == live["counters"]["coin"] - 2 and kept["vars"] is live["vars"]
+    assert sheets[1] is state["players"][1]               # P2 has written nothing
+    assert game.view(1)["players"][0]["counters"]["coin"] == 3      # P1's gain not seen yet
+    exposed = game.state                                  # now the caller may write the sheets
+    assert not any(kept is live or any(part is live[key] for key, part in kept.items())
+                   for kept, live in zip(sheets, exposed["players"]))
+    exposed["players"][1]["counters"]["coin"] = 9         # a change made from outside...
+    assert game.view(0)["players"][1]["counters"]["coin"] == 3      # ...is not the round's start
+
+
+def test_shared_sheets_play_as_copied_ones(lairs_rules):
+    """A sealed game (sheets shared until written) and an exposed one (everything copied) keep
+    the same state, snapshot included, and show every seat the same view at every decision."""
+    sealed, exposed = Game.new(lairs_rules, players=3, seed=4), Game.new(lairs_rules, players=3, seed=4)
+    exposed.state                                         # reading it: every call copies first
+    rnd, blocks = random.Random(4), 0
+    for _ in range(90):
+        assert sealed.to_data() == exposed.to_data()
+        seen = sealed.clone()                             # (a view reads the state: it would expose)
+        assert [seen.view(i) for i in range(3)] == [exposed.view(i) for i in range(3)]
+        blocks += sealed.__dict__["state"]["flow"]["snapshot"] is not None
+        d = sealed.pending()[0]
+        k = rnd.randrange(d.count)
+        sealed.apply(d.player, k)
+        exposed.apply(d.player, k)
+    assert blocks > 40 and sealed._sealed
+
+
+@pytest.fixture(scope="module")
+def lairs_rules():
+    from interpreter.content.ruleset import load_ruleset
+    return load_ruleset("lairs")
 
 
 def test_an_override_reaches_the_shared_parts_too(tmp_path):

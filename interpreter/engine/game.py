@@ -690,7 +690,9 @@ class Game:
         return {i for i in seats if _visible(self, key, i, i if zone.of is None else zone.of)}
 
     def guard(self, owner: int | None, what: str) -> None:
-        """Refuse, inside ``simultaneously``, a change to another seat's data.
+        """Refuse, inside ``simultaneously``, a change to another seat's data; allowed, the
+        snapshot first keeps what it changes (``machine.hold``). Every write to a player's data
+        calls it first.
 
         While players choose at once, each sees only their own sheet live;
         a change one thread made to another player's data would show to that
@@ -701,12 +703,14 @@ class Game:
         if owner is None or th is None:
             return
         me = th["envs"][0]["self"]
-        if me is None or me.seat == owner:     # one's own data (the usual case), or nobody's turn
-            return
-        if self.state["flow"]["threads"] and telling.in_block(self, th):
+        if me is not None and me.seat != owner and self.state["flow"]["threads"] \
+                and telling.in_block(self, th):
             raise RuleError(f"inside 'simultaneously', {self.seat_name(me.seat)}'s turn cannot "
                             f"change {self.seat_name(owner)}'s {what}: others must not see it "
                             "before all have chosen (note it on the acting player, settle it after)")
+        snapshot = self.state["flow"]["snapshot"]
+        if snapshot is not None:               # the others see it as the block began
+            machine.hold(self, snapshot, owner, what)
 
     def set_player_value(self, i: int, name: str, value) -> None:
         self.guard(i, name)

@@ -424,23 +424,59 @@ def _simultaneously(game, th, frame, node):
 def _snapshot(game, node) -> dict:
     """The players and the table as ``simultaneously`` began (``flow["snapshot"]``).
 
-    The players' sheets are copied. In a sealed game (one only the engine
-    writes) a part of the table that no thread of the block can write
-    (``table_writes``) is not: the snapshot holds the live part itself, the
-    same data. Whoever may write the state from outside gets copies
-    (``unshare``).
+    In a sealed game (one only the engine writes) whose threads' writes can be told
+    (``table_writes``), nothing is copied that the threads cannot write: a part of the table
+    none of them writes is the live part itself, and each player's sheet is the live one
+    until that player's thread first writes it, then a sheet of its own whose sections are
+    copied as they are first written (``hold``, called by ``Game.guard`` before each write to
+    a player's data). Otherwise everything is copied. Whoever may write the state from
+    outside gets copies (``unshare``).
     """
     state = game.state
     keys = game.table_keys
     writes = table_writes(game.rules, node) if game._sealed else None
     if writes is None:
         return deep_copy({key: state[key] for key in keys})
-    copied = deep_copy({key: state[key] for key in keys if key == "players" or key in writes})
-    return {key: copied[key] if key in copied else state[key] for key in keys}
+    copied = deep_copy({key: state[key] for key in keys if key in writes and key != "players"})
+    snapshot = {key: copied[key] if key in copied else state[key] for key in keys}
+    snapshot["players"] = list(state["players"])
+    return snapshot
+
+
+def hold(game, snapshot: dict, i: int, name: str) -> None:
+    """Before seat ``i``'s data ``name`` is written while ``snapshot`` is open: the snapshot keeps
+    the section it lies in (a counter's with what was earned) as the block began, copied now
+    if it still shares it with the live sheet (``_snapshot``); a name of no section, all."""
+    live = game.state["players"][i]
+    kept = snapshot["players"][i]
+    if kept is live:                           # the first write: a sheet of its own, parts shared
+        kept = snapshot["players"][i] = dict(live)
+    try:
+        sections = game.rules._sections[name]
+    except (AttributeError, KeyError):
+        sections = _sections(game.rules).get(name) or tuple(live)
+    for key in sections:
+        part = live.get(key)
+        if part is not None and kept.get(key) is part:
+            kept[key] = part.copy() if key in _NUMBERS else deep_copy(part)
+
+
+_NUMBERS = frozenset(("counters", "earned"))     # sections of whole numbers alone: a flat copy
+
+
+def _sections(rules) -> dict:
+    """Player data name -> the sections of a sheet a write of it changes (``hold``), once per
+    ruleset: its kind's, and a counter's earnings with a counter (an earning cap counts them)."""
+    found = rules.__dict__.get("_sections")
+    if found is None:
+        found = {name: ("counters", "earned") if kind.state_key == "counters" else (kind.state_key,)
+                 for name, kind in rules.player_components.items() if kind.state_key is not None}
+        rules._sections = found
+    return found
 
 
 def unshare(game) -> None:
-    """The snapshot's parts that are the live table's own (``_snapshot``), copied: for a
+    """The snapshot's parts that are the live state's own (``_snapshot``), copied: for a
     state about to be written other than by the block's threads."""
     state = game.state
     snapshot = state["flow"].get("snapshot")
@@ -449,6 +485,15 @@ def unshare(game) -> None:
         for key, part in snapshot.items():
             if part is state.get(key):
                 snapshot[key] = deep_copy(part)
+        sheets, live = snapshot.get("players"), state.get("players")
+        if sheets and live:
+            for i, (kept, sheet) in enumerate(zip(sheets, live)):
+                if kept is sheet:
+                    sheets[i] = deep_copy(sheet)
+                else:
+                    for key, part in kept.items():
+                        if part is sheet.get(key):
+                            kept[key] = deep_copy(part)
 
 
 _ANY = "any"
