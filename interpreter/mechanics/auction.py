@@ -764,6 +764,7 @@ def _step_settle(game, th, frame, name, k):
 
 def _place(game, fname: str, arg, card: str, i) -> None:
     """Put ``card`` on top of the zone the flow function ``fname`` gives for ``arg`` (none: nowhere)."""
+    game.memo.clear()           # the step wrote since (a card placed, the row cleared): no result from before
     zone = _function(game, fname, arg if type(arg) is list else [arg], i)
     if zone is None:
         return
