@@ -18,23 +18,44 @@ def _who(node, ctx: Ctx) -> int:
     return seat(evaluate(node.who, ctx))
 
 
-def _amounts(node, ctx: Ctx) -> list:
+def _amounts(node, ctx: Ctx):
     """Every ``(counter, count)`` of a gain, spend or lose, worked out before any is moved."""
+    fixed, plan = node.__dict__.get("_plan") or _planned(node)
+    if fixed:                             # named counters, literal counts: the same every time
+        return plan
     out = []
-    for amount in node.amounts:
-        name = amount.name if amount.counter is None else _counter(amount.counter, ctx)
-        count = amount.count
-        if count.__class__ is ast.Literal:                # mostly literal
-            count = count.value
-        else:
+    for name, count, counter in plan:
+        if counter is not None:
+            name = _counter(counter, ctx)
+        if count.__class__ is not int:                  # an expression (a literal is its number)
             fn = count.__dict__.get("_fn")              # its generated code, without evaluate's call
             count = fn(ctx) if fn is not None else evaluate(count, ctx)
-        if type(count) is not int:
-            raise RuleError(f"'{name}' needs a whole number, got {describe(count)}")
-        if count < 0:
-            raise RuleError(f"cannot move a negative amount ({count}) of '{name}'")
+            if type(count) is not int or count < 0:
+                _refuse(name, count)
         out.append((name, count))
     return out
+
+
+def _planned(node) -> tuple:
+    """``(fixed, amounts)``, once per statement: each amount as ``(name, count, counter)``, the
+    count a number where it is written as one (whole, not negative), else its expression; or,
+    ``fixed``, every amount as ``(name, count)`` when all are named and written so."""
+    plan = []
+    for amount in node.amounts:
+        count = amount.count
+        if count.__class__ is ast.Literal and type(count.value) is int and count.value >= 0:
+            count = count.value
+        plan.append((amount.name, count, amount.counter))
+    fixed = all(counter is None and type(count) is int for _, count, counter in plan)
+    planned = (True, tuple((name, count) for name, count, _ in plan)) if fixed else (False, tuple(plan))
+    object.__setattr__(node, "_plan", planned)
+    return planned
+
+
+def _refuse(name: str, count) -> None:
+    if type(count) is not int:
+        raise RuleError(f"'{name}' needs a whole number, got {describe(count)}")
+    raise RuleError(f"cannot move a negative amount ({count}) of '{name}'")
 
 
 def _counter(expr, ctx: Ctx) -> str:
