@@ -126,6 +126,8 @@ _MEMBERS: dict = {}       # (zone, owner, n) -> the value of one zone of a group
 
 def index(container, key, state=None):
     """``container[key]``: lists count from 1, as rules do; records by field name."""
+    if type(container) is dict and type(key) is str and key in container:   # the most read
+        return container[key]
     if type(container) is Zone and state is not None:
         if container.n is None and type(key) is int:
             name, of = container.name, container.of         # (zone_list, without its call)

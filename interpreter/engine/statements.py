@@ -132,18 +132,22 @@ def _load(game, ctx, target):
 
 def _store(game, ctx: Ctx, target: tuple, value) -> None:
     """``x = v`` sets a local (or a declared game variable); ``p.x = v`` a player's."""
-    state = game.state
+    env = ctx.env
+    name = target[0]
     if len(target) == 1:
-        name = target[0]
-        if name in ctx.env or name not in game.rules.vars:
-            ctx.env[name] = value
+        if name in env or name not in game.rules.vars:
+            env[name] = value
         else:
-            state["vars"][name] = value
+            game.state["vars"][name] = value
         return
-    owner = lookup(target[0], ctx)
-    for name in target[1:-1]:
-        owner = attribute(owner, name, ctx)
-    _set_field(game, owner, target[-1], value)
+    owner = env[name] if name in env else lookup(name, ctx)     # (lookup's first look, inline)
+    if len(target) > 2:
+        for name in target[1:-1]:
+            owner = attribute(owner, name, ctx)
+    if type(owner) is Player:                   # (_set_field's usual case, inline)
+        game.set_player_value(owner.seat, target[-1], value)
+    else:
+        _set_field(game, owner, target[-1], value)
 
 
 def _set_field(game, owner, field: str, value) -> None:

@@ -124,7 +124,8 @@ def unique(ctx, args):
 
 def headroom(ctx, args):
     """headroom(PLAYER, "counter"): how much more may still be gained (caps)"""
-    room = ctx.game.counters.headroom(seat(args[0]), args[1])
+    who = args[0]
+    room = ctx.game.counters.headroom(who.seat if type(who) is Player else seat(who), args[1])
     return 10 ** 9 if room is None else room
 
 

@@ -33,16 +33,20 @@ class Counters:
 
     def gain(self, i: int, name: str, amount: int) -> int:
         """Add up to ``amount``; returns what was really added."""
-        counters = self._section(i, name)
+        game = self.game
+        if game.thread is not None:               # (_section, inline)
+            game.guard(i, name)
+        counters = game.state["players"][i]["counters"]
+        if name not in counters:
+            raise RuleError(f"'{name}' is not a counter")
         if name in self.caps:
             room = self.headroom(i, name)
             amount = 0 if room <= 0 or amount < 0 else amount if amount < room else room
             if name in self.earn_capped:            # only what was really added counts
-                earned = self.game.state["players"][i]["earned"]
+                earned = game.state["players"][i]["earned"]
                 earned[name] = earned.get(name, 0) + amount
         counters[name] += amount
         if amount:
-            game = self.game
             game.log_to_viewers(f"{game.seat_name(i)} gains {amount} {name}", "counters", name, i)
             if name in self.hooks:
                 self._after_gain(i, name, amount)
@@ -67,13 +71,17 @@ class Counters:
 
     def spend(self, i: int, name: str, amount: int) -> None:
         """Pay ``amount``; refused if it would go below the floor."""
-        counters = self._section(i, name)
+        game = self.game
+        if game.thread is not None:               # (_section, inline)
+            game.guard(i, name)
+        counters = game.state["players"][i]["counters"]
+        if name not in counters:
+            raise RuleError(f"'{name}' is not a counter")
         floor = self.floors[name]
         if floor is not None and counters[name] - amount < floor:
             self._afford(counters, i, name, amount)
         counters[name] -= amount
         if amount:
-            game = self.game
             game.log_to_viewers(f"{game.seat_name(i)} spends {amount} {name}", "counters", name, i)
 
     def lose(self, i: int, name: str, amount: int) -> None:
