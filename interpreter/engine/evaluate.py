@@ -126,8 +126,6 @@ _MEMBERS: dict = {}       # (zone, owner, n) -> the value of one zone of a group
 
 def index(container, key, state=None):
     """``container[key]``: lists count from 1, as rules do; records by field name."""
-    if type(container) is dict and type(key) is str and key in container:   # the most read
-        return container[key]
     if type(container) is Zone and state is not None:
         if container.n is None and type(key) is int:
             name, of = container.name, container.of         # (zone_list, without its call)
@@ -140,6 +138,8 @@ def index(container, key, state=None):
                     member = _MEMBERS[name, of, key] = Zone(name, of, key)
                 return member
         container = list(zone_list(state, container))
+    elif type(container) is dict and type(key) is str and key in container:   # a record's field
+        return container[key]
     if type(container) is list:
         if type(key) is not int or not 1 <= key <= len(container):
             raise RuleError(f"index {describe(key)} is outside 1..{len(container)}")

@@ -192,8 +192,14 @@ _FEW = 16
 
 def text(ctx, args):
     """text(A, B, ...): the values written out, separated by spaces (empty ones left out)"""
-    if len(args) == 1 and type(args[0]) is int:     # a number as a string (the most written)
+    if len(args) == 1 and type(args[0]) is int:     # a number as a string
         return str(args[0])
+    for value in args:                         # (a loop over a few words beats a set of their types)
+        if type(value) is not str:
+            break
+    else:                                      # strings only (the most written): joined as they are
+        said = " ".join(args) if "" not in args else " ".join(filter(None, args))
+        return said if len(said) <= limits.MAX_CHARS else limits.sized(said)
     for value in args:
         kind = type(value)
         if kind is not str and kind is not int:     # as ``Game.describe`` writes them, a layer less
@@ -201,7 +207,7 @@ def text(ctx, args):
             said = " ".join(filter(None, [value if type(value) is str else describe(value, names)
                                           for value in args]))
             break
-    else:                                     # strings and numbers (str() writes them as describe()
+    else:                                      # strings and numbers (str() writes them as describe()
         said = " ".join(filter(None, map(str, args)))       # does): at C speed, empty words left out
     return said if len(said) <= limits.MAX_CHARS else limits.sized(said)
 

@@ -249,13 +249,13 @@ def items_of(value, state: dict):
         live = (state["zones"] if of is None else state["players"][of]["zones"])[value.name]
         if value.n is not None:
             return list(live[value.n - 1])
-        if live and type(live[0]) is list:
-            where = (value.name, of, len(live))
-            group = _GROUPS.get(where)
-            if group is None:                     # values never change: made once
-                group = _GROUPS[where] = [Zone(value.name, of, k) for k in range(1, len(live) + 1)]
-            return list(group)
-        return list(live)
+        if not live or type(live[0]) is not list:     # a zone's ids (the usual case)
+            return list(live)
+        where = (value.name, of, len(live))       # a numbered group: its zones
+        group = _GROUPS.get(where)
+        if group is None:                         # values never change: made once
+            group = _GROUPS[where] = [Zone(value.name, of, k) for k in range(1, len(live) + 1)]
+        return list(group)
     return value
 
 
