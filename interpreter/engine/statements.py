@@ -13,9 +13,14 @@ from ..model.values import Effect, Player, RuleError, describe, items_of, seat
 
 
 def _who(node, ctx: Ctx) -> int:
-    if node.who is None:
-        return ctx.me
-    return seat(evaluate(node.who, ctx))
+    """The seat a gain, spend or lose is for: ``for P``, else the acting player."""
+    who = node.who
+    if who is None:
+        me = ctx.env.get("self")
+        return ctx.me if me is None else me.seat        # (ctx.me's error when nobody acts)
+    fn = who.__dict__.get("_fn")                        # its generated code, without evaluate's call
+    value = fn(ctx) if fn is not None else evaluate(who, ctx)
+    return value.seat if type(value) is Player else seat(value)
 
 
 def _amounts(node, ctx: Ctx):
