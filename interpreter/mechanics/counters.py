@@ -34,11 +34,7 @@ class Counters:
     def gain(self, i: int, name: str, amount: int) -> int:
         """Add up to ``amount``; returns what was really added."""
         game = self.game
-        if game.thread is not None:               # (_section, inline)
-            game.guard(i, name)
-        counters = game.state["players"][i]["counters"]
-        if name not in counters:
-            raise RuleError(f"'{name}' is not a counter")
+        counters = self._section(i, name)
         if name in self.caps:
             room = self.headroom(i, name)
             amount = 0 if room <= 0 or amount < 0 else amount if amount < room else room
@@ -72,14 +68,8 @@ class Counters:
     def spend(self, i: int, name: str, amount: int) -> None:
         """Pay ``amount``; refused if it would go below the floor."""
         game = self.game
-        if game.thread is not None:               # (_section, inline)
-            game.guard(i, name)
-        counters = game.state["players"][i]["counters"]
-        if name not in counters:
-            raise RuleError(f"'{name}' is not a counter")
-        floor = self.floors[name]
-        if floor is not None and counters[name] - amount < floor:
-            self._afford(counters, i, name, amount)
+        counters = self._section(i, name)
+        self._afford(counters, i, name, amount)
         counters[name] -= amount
         if amount:
             game.log_to_viewers(f"{game.seat_name(i)} spends {amount} {name}", "counters", name, i)
