@@ -512,3 +512,37 @@ def test_sources_outlast_a_step_only_when_the_sources_function_reads_no_auction(
         'resolving("market") != none')})
     rules.entities["sponsor"] = dict(rules.entities["sponsor"], lively=Condition("sponsor.lively"))
     assert not _sources_apart(rules)
+
+
+def test_a_flow_function_run_after_a_write_in_the_same_step_reads_the_write(tmp_path):
+    """The memo of ruleset function results lasts a statement, but the settling step writes
+    between the flow functions it runs: each card it places is seen by the next ``lost_to``,
+    and the row it has cleared (``resolving`` none) by ``lot_to``. A result kept from before
+    a write would put every losing card in the discard, and the lot in the vault."""
+    folder = copy_fixture(tmp_path)
+    flow = folder / "flow.yaml"
+    text = flow.read_text()
+    for old, new in [
+            ("expr: if owner.scripted then none else owner.hand",
+             "expr: if owner.scripted or not settling() or not bare() then owner.hand else discard"),
+            ("if lot.buyer == none or lot.buyer == ghost then discard",
+             "if settling() then vault else if lot.buyer == none or lot.buyer == ghost then discard"),
+            ("  won_home:", "  bare:\n    expr: count(c for c in discard) == 0\n"
+                            "  settling:\n    expr: count(l for l in [resolving(market)] if l != none) > 0\n"
+                            "  won_home:")]:
+        assert old in text
+        text = text.replace(old, new)
+    flow.write_text(text)
+    rules = load_ruleset(str(folder))
+    game = Game.new(rules, players=3, seed=1)
+    assert game.evaluate("settling()") is False and game.evaluate("bare()") is True
+    for seat, card, lot in [(0, "Red 2", 3), (1, "Blue 1", 3), (2, "Green 1", 3),
+                            (0, "Red 1", 3), (1, "Blue 2", 3), (2, "Green 2", 3)]:
+        if seat == 0 and card == "Red 2":
+            pick(game, 0, "support")
+        bid(game, seat, card, lot)
+    decline_until(game, "after_lot 3")
+    discard = game.state["zones"]["discard"]
+    assert discard[0] == "amber"                    # lot 3, unsold: lot_to saw the row cleared
+    bid_cards = [c for c in discard if c in rules.entities and "set" in rules.entities[c]]
+    assert len(bid_cards) == 1                      # the first losing card; the rest went home

@@ -102,6 +102,7 @@ def _walked(value, depth: int = 1) -> tuple:
 
 WEIGHED = {
     "ids": ["a", "bb", "ccc"],
+    "one id": ["abc"],
     "a record": {"id": "x", "n": 3, "tokens": [], "seen": {}},
     "records": [{"card": "x", "lot": 1}, {"card": "yy", "lot": 2, "down": True}],
     "records holding lists": [{"card": "x", "tokens": ["t1", "t2"]}, {"card": "y"}],

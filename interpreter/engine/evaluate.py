@@ -138,6 +138,8 @@ def index(container, key, state=None):
                     member = _MEMBERS[name, of, key] = Zone(name, of, key)
                 return member
         container = list(zone_list(state, container))
+    elif type(container) is dict and type(key) is str and key in container:   # a record's field
+        return container[key]
     if type(container) is list:
         if type(key) is not int or not 1 <= key <= len(container):
             raise RuleError(f"index {describe(key)} is outside 1..{len(container)}")

@@ -13,28 +13,54 @@ from ..model.values import Effect, Player, RuleError, describe, items_of, seat
 
 
 def _who(node, ctx: Ctx) -> int:
-    if node.who is None:
-        return ctx.me
-    return seat(evaluate(node.who, ctx))
+    """The seat a gain, spend or lose is for: ``for P``, else the acting player."""
+    who = node.who
+    if who is None:
+        me = ctx.env.get("self")
+        return ctx.me if me is None else me.seat        # (ctx.me's error when nobody acts)
+    fn = who.__dict__.get("_fn")                        # its generated code, without evaluate's call
+    value = fn(ctx) if fn is not None else evaluate(who, ctx)
+    return value.seat if type(value) is Player else seat(value)
 
 
-def _amounts(node, ctx: Ctx) -> list:
+def _amounts(node, ctx: Ctx):
     """Every ``(counter, count)`` of a gain, spend or lose, worked out before any is moved."""
+    fixed, plan = node.__dict__.get("_plan") or _planned(node)
+    if fixed:                             # named counters, literal counts: the same every time
+        return plan
     out = []
-    for amount in node.amounts:
-        name = amount.name if amount.counter is None else _counter(amount.counter, ctx)
-        count = amount.count
-        if count.__class__ is ast.Literal:                # mostly literal
-            count = count.value
-        else:
+    for name, count, counter in plan:
+        if counter is not None:
+            name = _counter(counter, ctx)
+        if count.__class__ is not int:                  # an expression (a literal is its number)
             fn = count.__dict__.get("_fn")              # its generated code, without evaluate's call
             count = fn(ctx) if fn is not None else evaluate(count, ctx)
-        if type(count) is not int:
-            raise RuleError(f"'{name}' needs a whole number, got {describe(count)}")
-        if count < 0:
-            raise RuleError(f"cannot move a negative amount ({count}) of '{name}'")
+            if type(count) is not int or count < 0:
+                _refuse(name, count)
         out.append((name, count))
     return out
+
+
+def _planned(node) -> tuple:
+    """``(fixed, amounts)``, once per statement: each amount as ``(name, count, counter)``, the
+    count a number where it is written as one (whole, not negative), else its expression; or,
+    ``fixed``, every amount as ``(name, count)`` when all are named and written so."""
+    plan = []
+    for amount in node.amounts:
+        count = amount.count
+        if count.__class__ is ast.Literal and type(count.value) is int and count.value >= 0:
+            count = count.value
+        plan.append((amount.name, count, amount.counter))
+    fixed = all(counter is None and type(count) is int for _, count, counter in plan)
+    planned = (True, tuple((name, count) for name, count, _ in plan)) if fixed else (False, tuple(plan))
+    object.__setattr__(node, "_plan", planned)
+    return planned
+
+
+def _refuse(name: str, count) -> None:
+    if type(count) is not int:
+        raise RuleError(f"'{name}' needs a whole number, got {describe(count)}")
+    raise RuleError(f"cannot move a negative amount ({count}) of '{name}'")
 
 
 def _counter(expr, ctx: Ctx) -> str:
@@ -111,18 +137,22 @@ def _load(game, ctx, target):
 
 def _store(game, ctx: Ctx, target: tuple, value) -> None:
     """``x = v`` sets a local (or a declared game variable); ``p.x = v`` a player's."""
-    state = game.state
+    env = ctx.env
+    name = target[0]
     if len(target) == 1:
-        name = target[0]
-        if name in ctx.env or name not in game.rules.vars:
-            ctx.env[name] = value
+        if name in env or name not in game.rules.vars:
+            env[name] = value
         else:
-            state["vars"][name] = value
+            game.state["vars"][name] = value
         return
-    owner = lookup(target[0], ctx)
-    for name in target[1:-1]:
-        owner = attribute(owner, name, ctx)
-    _set_field(game, owner, target[-1], value)
+    owner = env[name] if name in env else lookup(name, ctx)     # (lookup's first look, inline)
+    if len(target) > 2:
+        for name in target[1:-1]:
+            owner = attribute(owner, name, ctx)
+    if type(owner) is Player:                   # (_set_field's usual case, inline)
+        game.set_player_value(owner.seat, target[-1], value)
+    else:
+        _set_field(game, owner, target[-1], value)
 
 
 def _set_field(game, owner, field: str, value) -> None:

@@ -220,16 +220,35 @@ def _function(game, fname: str, args: list, i: int | None):
 
 # ---------------------------------------------------------------- functions
 
+# What content reads of the row is kept in the game's memo, as a ruleset function's result is:
+# for as long as nothing is written (the machine clears it around every statement and answer,
+# ``resume`` between steps, ``_place`` before each flow function a step runs after a write).
+# Several readings within one statement (a choice's filters, a sum over the lots) share one.
+_LOTS, _BIDS, _RESOLVING = ("$lots",), ("$bids",), ("$resolving",)
+
+
 def lots(ctx, args):
     """lots(AUCTION): the row, in order, as lot records"""
     name = args[0]
-    return [_lot_record(name, k, lot) for k, lot in enumerate(_data(ctx.game, name)["lots"], 1)]
+    memo = ctx.game.memo
+    key = (_LOTS, name) if type(name) is str else None
+    row = memo.get(key)
+    if row is None:
+        row = [_lot_record(name, k, lot) for k, lot in enumerate(_data(ctx.game, name)["lots"], 1)]
+        if key is not None:
+            memo[key] = row
+    return row
 
 
 def bids(ctx, args):
     """bids(LOT): the bids on a lot, in the order they were placed, as bid records"""
     name, data, k = _lot_only(ctx.game, args[0], "bids()")
-    return [bid_record(ctx.game, name, bid) for bid in _bids_at(data, k)]
+    memo = ctx.game.memo
+    key = (_BIDS, name, k)
+    placed = memo.get(key)
+    if placed is None:
+        placed = memo[key] = [bid_record(ctx.game, name, bid) for bid in _bids_at(data, k)]
+    return placed
 
 
 def bid_total(ctx, args):
@@ -248,9 +267,17 @@ def ranking(ctx, args):
 
 def resolving(ctx, args):
     """resolving(AUCTION): the lot being resolved now, or none"""
-    data = _data(ctx.game, args[0])
-    k = data["current"]
-    return None if k is None else _lot_record(args[0], k, data["lots"][k - 1])
+    name = args[0]
+    memo = ctx.game.memo
+    key = (_RESOLVING, name) if type(name) is str else None
+    lot = memo.get(key, memo)
+    if lot is memo:                           # (none is a result too)
+        data = _data(ctx.game, name)
+        k = data["current"]
+        lot = None if k is None else _lot_record(name, k, data["lots"][k - 1])
+        if key is not None:
+            memo[key] = lot
+    return lot
 
 
 def stack_limit(ctx, args):
@@ -764,6 +791,7 @@ def _step_settle(game, th, frame, name, k):
 
 def _place(game, fname: str, arg, card: str, i) -> None:
     """Put ``card`` on top of the zone the flow function ``fname`` gives for ``arg`` (none: nowhere)."""
+    game.memo.clear()           # the step wrote since (a card placed, the row cleared): no result from before
     zone = _function(game, fname, arg if type(arg) is list else [arg], i)
     if zone is None:
         return

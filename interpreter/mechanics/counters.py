@@ -20,9 +20,7 @@ class Counters:
     def __init__(self, game):
         self.game = game
         self.defs = game.rules.counters
-        # The counters a gain may be cut short on (a ceiling or an earning cap), found once.
-        self.capped = {name for name, spec in self.defs.items()
-                       if spec.get("earn_cap") is not None or spec.get("max") is not None}
+        self.floors, self.caps, self.earn_capped, self.hooks = _limits(self.defs)
 
     def _section(self, i: int, name: str) -> dict:
         game = self.game
@@ -35,25 +33,24 @@ class Counters:
 
     def gain(self, i: int, name: str, amount: int) -> int:
         """Add up to ``amount``; returns what was really added."""
+        game = self.game
         counters = self._section(i, name)
-        if name in self.capped:
-            amount = max(0, min(amount, self.headroom(i, name)))
-            if self.defs[name].get("earn_cap") is not None:     # only what was really added counts
-                earned = self.game.state["players"][i]["earned"]
+        if name in self.caps:
+            room = self.headroom(i, name)
+            amount = 0 if room <= 0 or amount < 0 else amount if amount < room else room
+            if name in self.earn_capped:            # only what was really added counts
+                earned = game.state["players"][i]["earned"]
                 earned[name] = earned.get(name, 0) + amount
         counters[name] += amount
         if amount:
-            self.game.log_to_viewers(f"{self.game.seat_name(i)} gains {amount} {name}", "counters",
-                                     name, i)
-            self._after_gain(i, name, amount)
+            game.log_to_viewers(f"{game.seat_name(i)} gains {amount} {name}", "counters", name, i)
+            if name in self.hooks:
+                self._after_gain(i, name, amount)
         return amount
 
     def _after_gain(self, i: int, name: str, amount: int) -> None:
         """A counter's ``on_gain`` procedure runs right after the gain, before the next statement."""
-        hook = self.defs[name].get("on_gain")
-        if hook is None:
-            return
-        params, root = self.game.rules.procedures[hook]
+        params, root = self.game.rules.procedures[self.hooks[name]]
         env = {"self": PLAYERS[i]}
         if params:                                  # the procedure may take the amount gained
             env[params[0]] = amount
@@ -64,23 +61,23 @@ class Counters:
         self._afford(self._section(i, name), i, name, amount)
 
     def _afford(self, counters: dict, i: int, name: str, amount: int) -> None:
-        floor = self.defs[name].get("min")
+        floor = self.floors[name]
         if floor is not None and counters[name] - amount < floor:
             raise RuleError(f"{self.game.seat_name(i)} cannot spend {amount} {name} (has {counters[name]})")
 
     def spend(self, i: int, name: str, amount: int) -> None:
         """Pay ``amount``; refused if it would go below the floor."""
+        game = self.game
         counters = self._section(i, name)
         self._afford(counters, i, name, amount)
         counters[name] -= amount
         if amount:
-            self.game.log_to_viewers(f"{self.game.seat_name(i)} spends {amount} {name}", "counters",
-                                     name, i)
+            game.log_to_viewers(f"{game.seat_name(i)} spends {amount} {name}", "counters", name, i)
 
     def lose(self, i: int, name: str, amount: int) -> None:
         """Take away ``amount``, stopping at the floor."""
         counters = self._section(i, name)
-        floor = self.defs[name].get("min")
+        floor = self.floors[name]
         new = counters[name] - amount
         if floor is not None:
             new = max(floor, new)
@@ -91,16 +88,27 @@ class Counters:
 
     def headroom(self, i: int, name: str) -> int | None:
         """How much more ``name`` could still be gained (None: no limit)."""
-        spec = self.defs[name]                      # an unknown counter: a KeyError, as ever
-        if name not in self.capped:
+        limits = self.caps.get(name)
+        if limits is None:
+            self.defs[name]                         # an unknown counter: a KeyError, as ever
             return None
-        cap, top = spec.get("earn_cap"), spec.get("max")
+        cap, top = limits
         player = self.game.state["players"][i]
         room = None if cap is None else cap - player["earned"].get(name, 0)
         if top is not None:
             left = top - player["counters"][name]
             room = left if room is None or left < room else room
-        return max(0, room)
+        return room if room > 0 else 0
+
+
+def _limits(defs: dict) -> tuple:
+    """Each counter's floor; ``(earning cap, ceiling)`` of those a gain may be cut short on; the
+    earning-capped ones; the ``on_gain`` procedures (read once a game, not at every gain)."""
+    return ({name: spec.get("min") for name, spec in defs.items()},
+            {name: (spec.get("earn_cap"), spec.get("max")) for name, spec in defs.items()
+             if spec.get("earn_cap") is not None or spec.get("max") is not None},
+            {name for name, spec in defs.items() if spec.get("earn_cap") is not None},
+            {name: spec["on_gain"] for name, spec in defs.items() if spec.get("on_gain") is not None})
 
 
 # ---------------------------------------------------------------- the component kind

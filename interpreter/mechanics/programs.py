@@ -50,8 +50,21 @@ def sources(game, i: int) -> list:
     key = ("$sources", i)
     kept = game.memo.get(key)
     if kept is None:
-        kept = game.memo[key] = [rid for rid in _in_play(game, i) if _active(game, rid, i)]
+        listed = _in_play(game, i)
+        if _conditioned(game.rules).isdisjoint(listed):     # none has an ``active`` condition
+            kept = game.memo[key] = list(listed)
+        else:
+            kept = game.memo[key] = [rid for rid in listed if _active(game, rid, i)]
     return kept
+
+
+def _conditioned(rules) -> frozenset:
+    """The records with an ``active`` field (found once per ruleset)."""
+    found = rules.__dict__.get("_conditioned")
+    if found is None:
+        found = rules._conditioned = frozenset(
+            rid for rid, record in rules.entities.items() if record.get("active", True) is not True)
+    return found
 
 
 def _in_play(game, i: int) -> list:
@@ -167,8 +180,11 @@ def _every(kept: dict, n: int) -> None:
     if len(kept) - (_EVERY in kept) == n + 1:
         entries = [kept[k] for k in range(n)]
         kept[_EVERY] = ({_KEYS[k]: entry[0] for k, entry in enumerate(entries)},
-                        [entry[0] for entry in entries], sum(entry[1] for entry in entries),
-                        min(entry[2] for entry in entries))
+                        [entry[0] for entry in entries], sum(map(_SECOND, entries)),
+                        min(map(_THIRD, entries)))     # (at C speed)
+
+
+_SECOND, _THIRD = itemgetter(1), itemgetter(2)
 
 
 def _work_out(game, i: int, kept) -> list:
@@ -203,10 +219,12 @@ def _marked(state: dict, reads: tuple, own: bool):
     mine, table, _ = reads
     sheets = state["players"]
     try:
-        if own:
+        if own:                               # each kind's part of every sheet, then by sheet
             shared = [get(part(state)) for part, get in table]
-            return [marshal.dumps([*(get(part(sheet)) for part, get in mine), *shared], 4)
-                    for sheet in sheets]
+            if not mine:
+                return [marshal.dumps(((), shared), 4)] * len(sheets)
+            columns = [[*map(get, map(part, sheets))] for part, get in mine]
+            return [marshal.dumps((row, shared), 4) for row in zip(*columns)]
         parts: list = []
         for part, get in mine:                # each kind's part of every sheet, at C speed
             parts += map(get, map(part, sheets))

@@ -24,9 +24,13 @@ def _zone(ctx, value, what: str, write: bool = True) -> list:
     """The live list behind a zone reference (verbs are the only writers)."""
     if type(value) is not Zone:
         raise RuleError(f"{what} must be a zone, got {describe(value)}")
-    if write:
-        ctx.game.guard(value.of, value.name)
-    live = zone_list(ctx.game.state, value)
+    game = ctx.game
+    if write and game.thread is not None:       # ``guard`` refuses only inside a thread
+        game.guard(value.of, value.name)
+    of, state = value.of, game.state            # (zone_list, without its call)
+    live = (state["zones"] if of is None else state["players"][of]["zones"])[value.name]
+    if value.n is not None:
+        return live[value.n - 1]
     if live and type(live[0]) is list:
         raise RuleError(f"{what} is a numbered group: name one of it, like {value.name}[1]")
     return live

@@ -294,13 +294,13 @@ def items_of(value, state: dict):
         live = (state["zones"] if of is None else state["players"][of]["zones"])[value.name]
         if value.n is not None:
             return list(live[value.n - 1])
-        if live and type(live[0]) is list:
-            where = (value.name, of, len(live))
-            group = _GROUPS.get(where)
-            if group is None:                     # values never change: made once
-                group = _GROUPS[where] = [Zone(value.name, of, k) for k in range(1, len(live) + 1)]
-            return list(group)
-        return list(live)
+        if not live or type(live[0]) is not list:     # a zone's ids (the usual case)
+            return list(live)
+        where = (value.name, of, len(live))       # a numbered group: its zones
+        group = _GROUPS.get(where)
+        if group is None:                         # values never change: made once
+            group = _GROUPS[where] = [Zone(value.name, of, k) for k in range(1, len(live) + 1)]
+        return list(group)
     return value
 
 
@@ -346,9 +346,13 @@ def describe(value, names=None) -> str:
     if kind is Player:
         i = value.seat
         return names[i] if names is not None and i < len(names) else f"P{i + 1}"
-    if kind is Zone:
-        owner = "" if value.of is None else f"{seat_label(value.of, names)}'s "
-        return f"{owner}{value.name}" + (f" #{value.n}" if value.n is not None else "")
+    if kind is Zone:                         # (every card moved writes two: seat_label inline)
+        of = value.of
+        if of is None:
+            said = value.name
+        else:
+            said = f"{names[of] if names is not None and of < len(names) else f'P{of + 1}'}'s {value.name}"
+        return said if value.n is None else f"{said} #{value.n}"
     if kind is Room:
         return room_name(value)
     if kind is Side:
