@@ -30,6 +30,8 @@ FUNCTIONS = (
     "  free:\n    params: [s]\n    expr: 'not s.walled and \"a\" not in s.room.tags and s.room.row > 0'\n"
     "  open_edges:\n    params: [g]\n    expr: list(s for s in edges(g) if free(s))\n"
     "  corner:\n    params: [g]\n    expr: 'count(r for r in mine(g) if r.row + r.col == 2 and r.empty)'\n"
+    "  below:\n    params: [g, n]\n    expr: 'count(r for r in rooms(g) if r.row < n)'\n"
+    "  under:\n    params: [g, xs]\n    expr: 'count(r for r in rooms(g) if first(xs) and r.row < first(xs))'\n"
 )
 
 
@@ -115,22 +117,27 @@ def test_a_value_of_another_kind_fails_as_in_the_closures(text, board):
     assert messages[0] == messages[1]
 
 
-def test_a_type_or_truth_a_loop_tests_at_every_turn_is_worked_out_once():
-    """A parameter's type test inside a loop reads a local set at the body's start; a cell's type
-    or truth, of a value set outside the loop, one set beside each assignment of the cell (every
-    test of it then reads the local); a cell made at every turn keeps its tests (the cells' loop
-    levels are the generator's, ``_Flow.bound``)."""
-    truth = "(h2 is True or (h2 is not False and TRUTH(h2, ctx.game.state)))"
-    lines = ["    try:", "        h2 = h3 = NK", "        if type(v1) is int:", "            x = 1",
-             "        for v in t5:", "            h4 = NK", "            if h2 is NK:", "                h2 = f()",
-             "            if type(v1) is int and type(h2) is str:", f"                y = {truth[1:-1]}",
-             "            if h4 is NK:", "                h4 = g()", "            if type(h4) is str:", "                z = 1"]
-    assert codegen._typed_once(lines, ["v1"], {"h2": 0, "h3": 0, "h4": 1}) == [
-        "    try:", "        qv1int = type(v1) is int", "        h2 = h3 = NK", "        if qv1int:",
-        "            x = 1", "        for v in t5:", "            h4 = NK", "            if h2 is NK:",
-        "                h2 = f()", "                qh2str = type(h2) is str", f"                qh2truth = {truth}",
-        "            if qv1int and qh2str:", "                y = qh2truth",
-        "            if h4 is NK:", "                h4 = g()", "            if type(h4) is str:", "                z = 1"]
+def test_a_type_a_loop_tests_at_every_turn_is_worked_out_once(board):
+    """A parameter's type test inside a loop reads a local set at the body's start; a cell's, of a
+    value set outside the loop, a local set where the cell's work ends (the generator's ``is_``)."""
+    compiled, reference, program = board
+    fnames = program.generator.fnames
+    below = _source_of(program, fnames["below"])
+    flag = re.search(r"^        (qv\d+int) = type\((v\d+)\) is int$", below, re.M)
+    assert flag is not None, below
+    loop = below[below.index("\n        for "):]
+    assert f"if {flag.group(1)} else" in loop and f"type({flag.group(2)})" not in loop
+    under = _source_of(program, fnames["under"])
+    flag = re.search(r"^            (qh\d+int) = type\((h\d+)\) is int$", under, re.M)
+    assert flag is not None, under
+    loop = under[under.index("\n        for "):]
+    assert f"if {flag.group(1)} else" in loop and f"type({flag.group(2)})" not in loop
+    assert under.index(flag.group(0)) < under.index("\n        for ")
+    _same(["below(board, 2)", "below(board, 0)", "under(board, [2])", "under(board, [])"], *board)
+    for text in ('below(board, "a")', "under(board, [true])"):      # the flag false: the general way
+        for game in (compiled, reference):
+            with pytest.raises(RuleError, match="needs numbers"):
+                game.evaluate(text)
 
 
 def test_the_source_is_the_same_whatever_the_hash_seed():

@@ -406,6 +406,7 @@ class _Generator:
         self.flow: _Flow | None = None     # per root with cells: what is known of them at the line written
         self.waiting: list = []            # generator loops whose ``for`` line waits (``_Loop``)
         self.bound: dict = {}              # per function written: cell -> loops open at its binding
+        self.typing: _Typing | None = None  # per function written: its type tests (``is_``)
 
     # ------------------------------------------------------------ names in the source
     def const(self, value) -> str:
@@ -442,7 +443,65 @@ class _Generator:
             if self.waiting and not self.waiting[-1].hoisting:
                 self.open_loop()                   # the loop's body has more than its invariant cells
             self.flow.follow(depth, text)
+        typing = self.typing
+        if typing is not None and (typing.loops or typing.once or text.endswith(":")):
+            typing.follow(depth, text)
         self.lines.append("    " * depth + text)
+
+    def is_(self, x: str, kind: str, d: int | None = None) -> str:
+        """``type(x) is kind`` (kind "truth": whether ``x`` holds), or the local ``_Typing`` keeps
+        it in: a parameter's tested inside a loop or three times, a cell's tested in a loop
+        its binding is outside of (set once, where its work ends: ``cell``)."""
+        raw = f"type({x}) is {kind}" if kind != "truth" else (
+            f"{x} is True or ({x} is not False and TRUTH({x}, ctx.game.state))")
+        typing = self.typing
+        if typing is None or kind not in _FLAGGED:
+            return raw
+        param = x in typing.params and kind != "truth"
+        if not param and (x[0] != "h" or x not in self.bound and (self.flow is None or x not in self.flow.bound)):
+            return raw
+        if self.waiting and not self.waiting[-1].hoisting:
+            self.open_loop()                       # (the line this test is for opens it)
+        if d is not None:
+            typing.follow(d, "")                   # (the blocks that line is after)
+        level, pair = typing.level(), (x, kind)
+        if param:
+            typing.counts[pair] = typing.counts.get(pair, 0) + 1
+            if level or typing.counts[pair] >= 3:
+                typing.wanted.add(pair)
+        elif level and self.bound.get(x, self.flow.bound.get(x) if self.flow is not None else level) < level:
+            typing.wanted.add(pair)
+        return f"q{x}{kind.lower()}" if pair in typing.preset else raw
+
+    def flags(self, name: str, d: int) -> None:
+        """The flags of ``name`` (a parameter, a cell just worked out) the function reads."""
+        for x, kind in sorted(self.typing.preset) if self.typing is not None else ():
+            if x == name:
+                test = f"type({x}) is {kind}" if kind != "truth" else _TRUTH.format(x)
+                self.line(d, f"q{x}{kind.lower()} = {test}")
+
+    def twice(self, write, *args) -> None:
+        """``write(*args)``, a function whose type tests some flags keep (``is_``), written again
+        when its first writing found them (only then is it known which tests to write so)."""
+        start, temp, preset = len(self.lines), self.temp, set()
+        known = set(self.ints), set(self.lists), dict(self.room_keys)
+        try:
+            for _ in range(3):
+                self.typing, self.bound = _Typing(preset), {}
+                write(*args)
+                wanted = self.typing.wanted
+                if wanted <= preset:
+                    return
+                del self.lines[start:]                 # (and what the generator learnt there)
+                self.temp, preset = temp, preset | wanted
+                for text, sort in self.typing.sorts.items():
+                    self.sorts.pop(text, None)
+                    if sort is not None:
+                        self.sorts[text] = sort
+                self.ints, self.lists, self.room_keys = set(known[0]), set(known[1]), dict(known[2])
+            raise Unsupported("flags that do not settle")     # (never seen: left to the closures)
+        finally:
+            self.typing, self.bound = None, {}
 
     def open_loop(self) -> None:
         """The ``for`` line of the innermost waiting loop, after the cells it hoisted (``expr``):
@@ -506,6 +565,8 @@ class _Generator:
 
     def sorted_as(self, text: str, sort) -> str:
         """``text``, its sort noted (None: nothing known)."""
+        if self.typing is not None and text not in self.typing.sorts:
+            self.typing.sorts[text] = self.sorts.get(text)     # (as it was: ``twice``)
         if sort is not None:
             self.sorts[text] = sort
         else:
@@ -526,7 +587,7 @@ class _Generator:
             params, tree = rules.functions[name]
             mark = len(self.lines)
             try:
-                self.function(name, params, tree)
+                self.twice(self.function, name, params, tree)
                 kept[name] = self.fnames[name]
             except Unsupported:
                 del self.lines[mark:]
@@ -539,13 +600,13 @@ class _Generator:
             mark = len(self.lines)
             name = self.fresh("E")
             try:
-                self.root(name, tree)
+                self.twice(self.root, name, tree)
                 roots.append((name, tree))
                 self.root_names[id(tree)] = name
             except Unsupported:
                 del self.lines[mark:]
                 program.left_out.append(tree)
-        filters = self.each(rules.nodes, "C", self.options,
+        filters = self.each(rules.nodes, "C", lambda name, node: self.twice(self.options, name, node),
                             lambda n: n.__class__ is ast.ChooseIn and n.cond is not None)
         self.filter_names = {id(node): name for name, node in filters}
         blocks = self.each(rules.nodes, "B", self.block, lambda n: n.__class__ is ast.Block)
@@ -598,6 +659,8 @@ class _Generator:
         scope = _Scope(local if selfless else dict(local, self=me), dynamic=False,
                        keys=keys if selfless else dict(keys, self=_SELF_KEY))
         args = ", ".join(local[p] for p in params)
+        if self.typing is not None:
+            self.typing.params = {local[p] for p in params} | {me}
         line = self.line
         line(0, f"def {fname}(ctx{', ' if args else ''}{args}):")
         line(1, "game = ctx.game")
@@ -612,6 +675,8 @@ class _Generator:
         line(3, f"raise BUDGET.call_exceeded(game, {self.const(tree)})")
         line(1, "game.depth = depth + 1")
         line(1, "try:")
+        for p in sorted(self.typing.params if self.typing is not None else ()):
+            self.flags(p, 2)
         result = self.with_cells(tree, scope, 2, pure=self.is_pure(name))
         line(2, f"value = {result}")
         if self.sort_of(result) is not None:           # its callers know what it gives
@@ -626,7 +691,7 @@ class _Generator:
         else:
             line(1, "game.memo[key] = value")
         line(1, "return value")
-        self.hot_locals(mark, has_game=True, params=[local[p] for p in params] + [me])   # (self: set once too)
+        self.hot_locals(mark, has_game=True)
 
     def memo_key(self, name: str, args: list, me: str | None) -> None:
         """``key`` of a call in the memo (None: not kept), and the value kept there returned.
@@ -660,13 +725,12 @@ class _Generator:
         line(1, "else:")
         line(2, "key = None")
 
-    def hot_locals(self, mark: int, has_game: bool = False, params=()) -> None:
+    def hot_locals(self, mark: int, has_game: bool = False) -> None:
         """Make ``ctx.game`` and its state locals of the function whose body starts at line
         ``mark`` (``has_game``: ``game`` is one there already) where the body reads them on its
         common paths (the state's parts, the step budget), not only as a fallback's argument:
         neither changes while an expression is worked out (a game's state is set once)."""
-        body = _typed_once(self.lines[mark:], params, self.bound)
-        self.bound = {}
+        body = self.lines[mark:]
         state = any("ctx.game.state[" in text for text in body)
         game = has_game or any("ctx.game.steps" in text for text in body)
         head = [] if has_game or not game else ["    game = ctx.game"]
@@ -1137,8 +1201,14 @@ class _Generator:
         if self.cells and node.__class__ not in _UNCELLED:
             found = self.key(node, scope)
             if found is not None and found[0] in self.cells:      # a common part (``plan_cells``)
-                return self.cell(node, scope, d, method, found[0], found[2])
-        return method(self, node, scope, d)
+                value = self.cell(node, scope, d, method, found[0], found[2])
+                if self.typing is not None:
+                    self.typing.follow(d, "")      # (its value is read at ``d``: its loops are over)
+                return value
+        value = method(self, node, scope, d)
+        if self.typing is not None:
+            self.typing.follow(d, "")
+        return value
 
     def cell(self, node, scope, d: int, method, key, loop) -> str:
         """A common part's cell, worked out here as far as the flow needs: not at all where it is
@@ -1170,12 +1240,19 @@ class _Generator:
             flow.touched.add(cell)
             mark = len(self.lines)
             self.into(cell, method(self, node, scope, d), d, mark, before)
+            at = d
         else:
             flow.touched.add(cell)
             flow.tested.add(cell)
             self.line(d, f"if {cell} is NK:")
+            if self.typing is not None:
+                self.typing.once_at(d, level)
             mark = len(self.lines)
             self.into(cell, method(self, node, scope, d + 1), d + 1, mark, before)
+            at = d + 1
+            if self.typing is not None:
+                self.typing.once_done(d)
+        self.flags(cell, at)
         flow.known[cell] = d
         if hoisted:
             waiting.hoisting = False
@@ -1280,7 +1357,7 @@ class _Generator:
             me = self.fresh()
             self.line(d, f"{me} = ctx.env.get({self.const('self')})")
         t = self.fresh()
-        self.line(d, f"{t} = {me}.seat if type({me}) is Player else ctx.me")
+        self.line(d, f"{t} = {me}.seat if {self.is_(me, 'Player', d)} else ctx.me")
         return t
 
     def list_expr(self, node, scope, d):
@@ -1331,11 +1408,11 @@ class _Generator:
         kind = self.rules.player_components.get(name) if may_be(Player) else None
         builtin = _PLAYER_INLINE.get(name) if may_be(Player) and name not in self.rules.player_components else None
         if (kind is not None or builtin is not None) and node.obj.__class__ is ast.Name and node.obj.id == "self":
-            line(d, f"if type({obj}) is Player:")          # self is a player: tried first
+            line(d, f"if {self.is_(obj, 'Player', d)}:")          # self is a player: tried first
             line(d + 1, f"{t} = {self.component(kind, k, obj + '.seat') if kind else builtin.format(v=obj)}")
             word, kind, builtin = "elif", None, None
         if (fields or conditions) and may_be(str):     # a content record's plain field
-            line(d, f"{word} type({obj}) is str:")
+            line(d, f"{word} {self.is_(obj, 'str', d)}:")
             line(d + 1, f"if {obj} in {self.const(fields)}:")     # (a look-up, not a call)
             line(d + 2, f"{t} = {self.const(fields)}[{obj}]")
             line(d + 1, "else:")
@@ -1347,26 +1424,26 @@ class _Generator:
                 line(d + 2, f"{t} = {reader}(ctx, {obj})")
             word = "elif"
         if name in ROOM_READERS and may_be(Room):     # (a room of a grid walked is proven: typed_attribute)
-            line(d, f"{word} type({obj}) is Room:")
+            line(d, f"{word} {self.is_(obj, 'Room', d)}:")
             line(d + 1, f"{t} = " + self.keys(_ROOM_INLINE.get(name, "{reader}(ctx, {v})").format(
                 v=obj, reader=self.const(ROOM_READERS[name]), tags=self.room_tags())))
             word = "elif"
         if name in SIDE_READERS and may_be(Side):
-            line(d, f"{word} type({obj}) is Side:")
+            line(d, f"{word} {self.is_(obj, 'Side', d)}:")
             line(d + 1, f"{t} = " + self.keys(_SIDE_INLINE.get(name, "{reader}(ctx, {v})").format(
                 v=obj, t=t, reader=self.const(SIDE_READERS[name]))))
             word = "elif"
         if may_be(dict):
-            line(d, f"{word} type({obj}) is dict and {k} in {obj}:")
+            line(d, f"{word} {self.is_(obj, 'dict', d)} and {k} in {obj}:")
             line(d + 1, f"{t} = {obj}[{k}]")
             word = "elif"
         if kind is not None or builtin is not None:
-            line(d, f"{word} type({obj}) is Player:")
+            line(d, f"{word} {self.is_(obj, 'Player', d)}:")
             line(d + 1, f"{t} = {self.component(kind, k, obj + '.seat') if kind else builtin.format(v=obj)}")
             word = "elif"
         for value_type, read in self.value_readers(name):
             if may_be(value_type):
-                line(d, f"{word} type({obj}) is {self.const(value_type)}:")
+                line(d, f"{word} {self.is_(obj, self.const(value_type), d)}:")
                 line(d + 1, f"{t} = {self.const(read)}({obj}, {k}, ctx)")
                 word = "elif"
         if word == "if":                               # no branch for its kind: the reader alone
@@ -1464,9 +1541,9 @@ class _Generator:
         if group is not None:                          # pile[i] of the table's numbered group
             ref, members = group
             same = "" if obj == ref else f"{obj} is {ref} and "         # the group named: no test
-            return (f"({members}[{key} - 1] if {same}type({key}) is int and 0 < {key} <= "
+            return (f"({members}[{key} - 1] if {same}{self.is_(key, 'int')} and 0 < {key} <= "
                     f"{len(self.namespace[members])} else INDEX({obj}, {key}, ctx.game.state))")
-        return (f"({obj}[{key} - 1] if type({obj}) is list and type({key}) is int and 0 < {key} <= len({obj}) "
+        return (f"({obj}[{key} - 1] if {self.is_(obj, 'list')} and {self.is_(key, 'int')} and 0 < {key} <= len({obj}) "
                 f"else INDEX({obj}, {key}, ctx.game.state))")
 
     def table_group(self, node, scope):
@@ -1516,7 +1593,7 @@ class _Generator:
         ref, members = group
         key = self.atom(index.key, scope, d)
         t, zone = self.fresh(), self.fresh()
-        self.line(d, f"if type({key}) is int and 0 < {key} <= {len(self.namespace[members])}:")
+        self.line(d, f"if {self.is_(key, 'int', d)} and 0 < {key} <= {len(self.namespace[members])}:")
         self.line(d + 1, f"{t} = {t}[0] if ({t} := ctx.game.state[{self.const('zones')}]"
                          f"[{self.const(self.namespace[ref].name)}][{key} - 1]) else None")
         self.line(d, "else:")
@@ -1915,7 +1992,7 @@ class _Generator:
                     terms.append("True")
                 continue
             terms.append(f"(len({value}) if type({value}) in SIZED_T else 0)" if walks == "lists"
-                         else f"type({value}) is list or type({value}) is dict")
+                         else f"{self.is_(value, 'list')} or {self.is_(value, 'dict')}")
         if walks == "lists" and terms:
             self.line(d, f"if {' + '.join(terms + ([str(known)] if known else []))} >= BUDGET.NODES_PER_STEP:")
         elif walks == "lists":
@@ -1975,7 +2052,7 @@ class _Generator:
         state = "ctx.game.state"
         setup = [
             f"{keys.gi} = None",
-            f"if type({g}) is Grid and ({keys.geo} := GEO.get(({g}.grid, {g}.of))) is not None "
+            f"if {self.is_(g, 'Grid', d)} and ({keys.geo} := GEO.get(({g}.grid, {g}.of))) is not None "
             f"and {items} is {keys.geo}.rooms:",
             "    try:",
             f"        {keys.keys} = RKEYS[{g}.grid]",
@@ -2011,7 +2088,7 @@ class _Generator:
             self.line(d, "if ctx.game.steps < 0:")
             self.line(d + 1, "BUDGET.charge(ctx.game, 0)")
         else:
-            self.line(d, f"if type({items}) is list:")            # the common case, without a call
+            self.line(d, f"if {self.is_(items, 'list', d)}:")            # the common case, without a call
             self.line(d + 1, f"ctx.game.steps -= len({items})")
             self.line(d + 1, "if ctx.game.steps < 0:")
             self.line(d + 2, "BUDGET.charge(ctx.game, 0)")
@@ -2068,7 +2145,7 @@ class _Generator:
                     general = f"(not {general})"
                 tt = self.fresh()                      # two texts, two numbers, two players: as Python has it
                 return (f"({a} {op} {b} if ({tt} := type({a})) is type({b}) and ({tt} is str or {tt} is int) "
-                        f"else ({a}.seat {op} {b}.seat if {tt} is Player and type({b}) is Player else {general}))")
+                        f"else ({a}.seat {op} {b}.seat if {tt} is Player and {self.is_(b, 'Player')} else {general}))")
             if op == "+":
                 return self.arithmetic(a, b, "+", f"ZONE_OP({k}, {a}, {b}, ctx)", d, lists=True, node=node)
             if node.left.__class__ is ast.Literal and type(node.left.value) is str and self.tags_short() \
@@ -2112,7 +2189,7 @@ class _Generator:
             keys.used.add("tags")
             return self.sorted_as(f"({a} {op} {keys.tag})", bool)
         if sorts is None or Room in sorts:
-            line(d, f"{word} type({obj}) is Room:")
+            line(d, f"{word} {self.is_(obj, 'Room', d)}:")
             line(d + 1, f"{t} = {a} {op} {self.room_tags()}[{obj}.grid][{obj}.r, {obj}.c]")
             word = "elif"
         reader = self.readers.get("tags")
@@ -2123,7 +2200,7 @@ class _Generator:
             line(d, "else:")
         inner = d + (word == "elif")
         line(inner, f"{value} = {reader}(ctx, {obj})")
-        line(inner, f"{t} = ({a} {op} {value} if type({value}) is list and len({value}) < BUDGET.NODES_PER_STEP "
+        line(inner, f"{t} = ({a} {op} {value} if {self.is_(value, 'list', inner)} and len({value}) < BUDGET.NODES_PER_STEP "
                     f"else ZONE_OP({k}, {a}, {value}, ctx))")
         return t
 
@@ -2141,7 +2218,7 @@ class _Generator:
         if lists and known:                            # a list and a list, or an error
             unknown = [side for side in (a, b) if side not in self.lists]
             if unknown:
-                self.line(d, f"if type({unknown[0]}) is list:")
+                self.line(d, f"if {self.is_(unknown[0], 'list', d)}:")
             inner = d + bool(unknown)
             self.line(inner, f"{t} = {a} + {b}")
             self.line(inner, f"if len({t}) >= BUDGET.NODES_PER_STEP:")    # checked, and charged
@@ -2223,13 +2300,14 @@ class _Generator:
             if known is not None and type(self.namespace.get(known.group(1))) is str \
                     and not self.conditions(self.namespace[known.group(1)]):
                 continue
-            kept.append(part)
+            known = _TYPE_PART.fullmatch(part)
+            kept.append(part if known is None else self.is_(known.group(1), known.group(2)))
         return " and ".join(kept) if kept else "True"
 
     def ints_test(self, *sides) -> str:
         """The Python test that each ``(local, node)`` holds a number, leaving out those known
         to: a literal number, or a count the generated code made (``ints``)."""
-        return " and ".join(f"type({a}) is int" for a, side in sides
+        return " and ".join(self.is_(a, "int") for a, side in sides
                             if self.sort_of(a) is not int and not (side.__class__ is ast.Literal
                                                                    and type(side.value) is int))
 
@@ -2248,7 +2326,7 @@ class _Generator:
         for seat, other, where in ((node.right, a, b), (node.left, b, a)):
             if self.is_seat(seat, scope):              # a player equals it by its seat, and
                 general = self.equal_general(a, b)     # a player is never none (nor a zone)
-                return (f"({where} is not None and {other}.seat == {where}.seat if type({other}) is Player "
+                return (f"({where} is not None and {other}.seat == {where}.seat if {self.is_(other, 'Player')} "
                         f"else {general})")
         return None
 
@@ -2260,9 +2338,9 @@ class _Generator:
     def equal_general(self, a: str, b: str) -> str:
         """``a == b`` for any values: a zone by its cards, and a long list charged (``ZONE_OP``)."""
         k = self.const("==")
-        fast = f"({a} == {b} and (type({a}) is bool) is (type({b}) is bool))"
-        return (f"(ZONE_OP({k}, {a}, {b}, ctx) if type({a}) is Zone or type({b}) is Zone "
-                f"or type({a}) is list and len({a}) >= BUDGET.NODES_PER_STEP else {fast})")
+        fast = f"({a} == {b} and ({self.is_(a, 'bool')}) is ({self.is_(b, 'bool')}))"
+        return (f"(ZONE_OP({k}, {a}, {b}, ctx) if {self.is_(a, 'Zone')} or {self.is_(b, 'Zone')} "
+                f"or {self.is_(a, 'list')} and len({a}) >= BUDGET.NODES_PER_STEP else {fast})")
 
     def boolop(self, node, scope, d):
         left = self.expr(node.left, scope, d)
@@ -2313,7 +2391,7 @@ class _Generator:
         a = self.atom(node.operand, scope, d)
         if self.is_bool(node.operand) or self.sort_of(a) is bool:
             return self.sorted_as(f"(not {a})", bool)
-        return self.sorted_as(f"((not {a}) if type({a}) is bool else not TRUTH({a}, ctx.game.state))", bool)
+        return self.sorted_as(f"((not {a}) if {self.is_(a, 'bool')} else not TRUTH({a}, ctx.game.state))", bool)
 
     def truth(self, node, scope, d: int) -> str:
         """A local (or a constant) holding whether ``node``'s value counts as true: an and/or's
@@ -2338,7 +2416,7 @@ class _Generator:
         """The Python test of whether ``value`` (of ``node``) counts as true (a zone by its cards)."""
         if self.is_bool(node) or (sort or self.sort_of(value)) is bool:
             return value
-        return f"{value} is True or ({value} is not False and TRUTH({value}, ctx.game.state))"
+        return self.is_(value, "truth")
 
     def is_bool(self, node) -> bool:
         """Whether ``node``'s value is always true or false, by its syntax alone (a comparison,
@@ -2390,72 +2468,11 @@ _UNCELLED = (ast.Literal, ast.Name, ast.ListExpr, ast.DictExpr, ast.Generator)  
 _SELF_KEY = (("self",), 0, None)       # the acting player, as ``ctx.env.get('self')`` gives it
 
 
-_CELL_TEST = re.compile(r"( *)if (h\d+) is NK:$")
 _SIBLINGS = ("elif ", "else:", "except", "finally:")
 
-_TYPE_TEST = re.compile(r"\btype\(([vh]\d+)\) is (int|str|dict|list|bool|Player|Room|Side|Grid|Zone)\b")
+_FLAGGED = {"int", "str", "dict", "list", "bool", "Player", "Room", "Side", "Grid", "Zone", "truth"}
+_TYPE_PART = re.compile(r"type\(([vh]\d+)\) is (int|str|dict|list|bool|Player|Room|Side|Grid|Zone)")
 _TRUTH = "({0} is True or ({0} is not False and TRUTH({0}, ctx.game.state)))"
-_TRUTH_TEST = re.compile(r"(?:(?<=^if )|(?<= if )|(?<= = )|(?<=\())(h\d+) is True or \(\1 is not False and TRUTH\(\1, ctx\.game\.state\)\)")
-_ASSIGNED = re.compile(r"( *)(h\d+) = (?!NK$)")
-
-
-def _typed_once(lines: list, params, inits: dict) -> list:
-    """``lines`` (one generated function's) with the type tests of a parameter or a cell made
-    inside a loop but of a value set outside it (``type(v1) is int`` at every turn) read from a
-    local set once: a parameter's at the body's start (it is never assigned), a cell's beside
-    each assignment of the cell (a cell's reads all come after one: ``expr``). ``inits``: each
-    cell's binding's depth in loops (``_Flow.bound``)."""
-    depth, loops, once = [], [], []
-    for text in lines:                                  # each line's loop depth, each cell's init's
-        indent = len(text) - len(text.lstrip(" "))
-        while loops and loops[-1] >= indent:
-            loops.pop()
-        while once and once[-1] >= indent:
-            once.pop()
-        depth.append(0 if once else len(loops))         # (a loop-invariant cell's work runs once)
-        body = text[indent:]
-        if body.startswith(("for ", "while ")) and body.endswith(":"):
-            loops.append(indent)
-        test = _CELL_TEST.match(body)
-        if test is not None and inits.get(test.group(2), len(loops)) < len(loops):
-            once.append(indent)
-    wanted = set()
-    counts = {}                                          # a parameter's tests anywhere: 3 or more pay too
-    for k, text in enumerate(lines):
-        if "type(" in text:
-            for name, kind in _TYPE_TEST.findall(text):
-                if name in params:
-                    counts[name, kind] = counts.get((name, kind), 0) + 1
-                    if counts[name, kind] >= 3:
-                        wanted.add((name, kind))
-        if depth[k] and "type(" in text:
-            for name, kind in _TYPE_TEST.findall(text):
-                if name in params or (name[0] == "h" and inits.get(name, depth[k]) < depth[k]):
-                    wanted.add((name, kind))
-        if depth[k] and "TRUTH(" in text:                 # a cell's truth, the same way
-            for name in _TRUTH_TEST.findall(text):
-                if inits.get(name, depth[k]) < depth[k]:
-                    wanted.add((name, "truth"))
-    if not wanted:
-        return lines
-    flag = {pair: f"q{pair[0]}{pair[1].lower()}" for pair in sorted(wanted)}    # (the same source every run)
-    tests = {pair: f"type({pair[0]}) is {pair[1]}" if pair[1] != "truth" else _TRUTH.format(pair[0])
-             for pair in wanted}
-    out = []
-    for text in lines:
-        assigned = None if text.endswith(" = NK") else _ASSIGNED.match(text)
-        text = _TYPE_TEST.sub(lambda m: flag.get((m.group(1), m.group(2)), m.group(0)), text)
-        if "TRUTH(" in text:
-            text = _TRUTH_TEST.sub(lambda m: flag.get((m.group(1), "truth"), m.group(0)), text)
-        out.append(text)
-        if assigned is not None:
-            for (name, kind), q in flag.items():
-                if name == assigned.group(2):
-                    out.append(f"{assigned.group(1)}{q} = {tests[name, kind]}")
-    head = next(k for k, text in enumerate(out) if text.strip() == "try:") + 1 if any(
-        name in params for name, _ in wanted) else 0
-    first = [f"        {q} = {tests[name, kind]}" for (name, kind), q in flag.items() if name in params]
-    return out[:head] + first + out[head:]
 
 
 def _walk(tree):
@@ -2666,6 +2683,44 @@ class _Flow:
                 self.touched |= head[3]
             elif head[1] == "loop":
                 self.loops -= 1
+
+
+class _Typing:
+    """A function's type tests as they are written (``_Generator.is_``): the loops open at the
+    line (a loop-invariant cell's work, under its ``is NK``, runs once: as outside them), the
+    tests each parameter had, the flags wanted and those this writing keeps (``preset``)."""
+
+    __slots__ = ("preset", "params", "wanted", "counts", "loops", "once", "sorts")
+
+    def __init__(self, preset: set):
+        self.preset, self.params = preset, set()
+        self.wanted: set = set()
+        self.counts: dict = {}
+        self.loops: list = []              # the depths of the loops open
+        self.once: list = []               # the depths of the loop-invariant cells' works open
+        self.sorts: dict = {}              # the generator's sorts this writing changed: as they were
+
+    def follow(self, depth: int, text: str) -> None:
+        loops, once = self.loops, self.once
+        while loops and loops[-1] >= depth:
+            loops.pop()
+        while once and once[-1] >= depth:
+            once.pop()
+        if text.endswith(":") and text.startswith(("for ", "while ")):
+            loops.append(depth)
+
+    def once_at(self, depth: int, bound: int) -> None:
+        """An ``is NK`` test written at ``depth`` of a cell bound inside ``bound`` loops."""
+        if bound < len(self.loops):
+            self.once.append(depth)
+
+    def once_done(self, depth: int) -> None:
+        """The work under the ``is NK`` test at ``depth`` written."""
+        while self.once and self.once[-1] >= depth:
+            self.once.pop()
+
+    def level(self) -> int:
+        return 0 if self.once else len(self.loops)
 
 
 class _Loop:
