@@ -27,11 +27,8 @@ def _zone(ctx, value, what: str, write: bool = True) -> list:
     game = ctx.game
     if write and game.thread is not None:       # ``guard`` refuses only inside a thread
         game.guard(value.of, value.name)
-    of, state = value.of, game.state            # (zone_list, without its call)
-    live = (state["zones"] if of is None else state["players"][of]["zones"])[value.name]
-    if value.n is not None:
-        return live[value.n - 1]
-    if live and type(live[0]) is list:
+    live = zone_list(game.state, value)
+    if value.n is None and live and type(live[0]) is list:
         raise RuleError(f"{what} is a numbered group: name one of it, like {value.name}[1]")
     return live
 

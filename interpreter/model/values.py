@@ -346,12 +346,8 @@ def describe(value, names=None) -> str:
     if kind is Player:
         i = value.seat
         return names[i] if names is not None and i < len(names) else f"P{i + 1}"
-    if kind is Zone:                         # (every card moved writes two: seat_label inline)
-        of = value.of
-        if of is None:
-            said = value.name
-        else:
-            said = f"{names[of] if names is not None and of < len(names) else f'P{of + 1}'}'s {value.name}"
+    if kind is Zone:
+        said = value.name if value.of is None else f"{seat_label(value.of, names)}'s {value.name}"
         return said if value.n is None else f"{said} #{value.n}"
     if kind is Room:
         return room_name(value)
