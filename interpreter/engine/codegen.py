@@ -2529,9 +2529,12 @@ _FAST = {
 }
 
 
+# The state of the grid a room or side ``v`` lies on (``grids._data``).
+_GRID_DATA = ("(ctx.game.state['grids'] if {v}.of is None else ctx.game.state['players'][{v}.of]['grids'])"
+              "[{v}.grid]")
+
 # A room's item, as ``grids.room_item`` reads it, its cell's key kept on the room (or the side).
-_ITEM = ("(ctx.game.state['grids'] if {v}.of is None else ctx.game.state['players'][{v}.of]['grids'])"
-         "[{v}.grid]['items'].get({v}.cell)")
+_ITEM = _GRID_DATA + "['items'].get({v}.cell)"
 
 
 # A player's built-in attributes read without a call (as ``seats.PLAYER_ATTRIBUTES`` has them),
@@ -2549,14 +2552,8 @@ _SIDE_INLINE = {
     "room": "{v}.home",
     "across": "{t} if ({t} := {v}.across) is not UNSET else {reader}(ctx, {v})",
     "side": "{v}.side",
-    "walled": ("({v}.edge in (ctx.game.state['grids'] if {v}.of is None "
-               "else ctx.game.state['players'][{v}.of]['grids'])[{v}.grid]['walls'])"),
+    "walled": "({v}.edge in " + _GRID_DATA + "['walls'])",
 }
-
-
-def _cell_key(room) -> str:
-    """The key of a room's cell in its grid's items (``grids.room_item``)."""
-    return f"{room.r},{room.c}"
 
 
 def _room_names(rules) -> dict:
@@ -2624,7 +2621,7 @@ def _room_keys(rules, tags: dict) -> tuple:
     keys, tagged = {}, {}
     for name, spec in rules.grids.items():
         rooms = _Geometry(name, None, spec).rooms
-        keys[name] = [_cell_key(room) for room in rooms]
+        keys[name] = [room.cell for room in rooms]
         tagged[name] = [tags[name][room.r, room.c] for room in rooms]
     return keys, tagged
 

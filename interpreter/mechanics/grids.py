@@ -7,7 +7,7 @@ boundary is allowed and blocks nothing. Reachability walks the geometry built on
 """
 from __future__ import annotations
 
-from ..model.values import Grid, PLAYERS, Room, RuleError, Side, describe
+from ..model.values import Grid, PLAYERS, Room, RuleError, Side, cell_key, describe
 from ..dsl.kinds import GRID
 from .component import ComponentKind, visible_plain
 
@@ -56,7 +56,7 @@ class _Geometry:
         self.across = {(r, c, side): self.at.get((r + dr, c + dc))       # (row, col, side) -> room or None
                        for (r, c) in self.at for side, (dr, dc) in _STEP.items()}
         for (r, c), room in self.at.items():       # what generated code reads of them (``Room``, ``Side``)
-            room.cell, room.sides = f"{r},{c}", self.sides[r, c]
+            room.cell, room.sides = cell_key(r, c), self.sides[r, c]
             for side in room.sides:
                 side.cell, side.edge, side.home = room.cell, edge_key(r, c, side.side), room
                 side.across = self.across[r, c, side.side]
@@ -153,14 +153,14 @@ def _tags(ctx, room) -> list:
 
 
 def _item(ctx, room):
-    return _data(ctx, room)["items"].get(f"{room.r},{room.c}")
+    return _data(ctx, room)["items"].get(room.cell)
 
 
 def room_item(state: dict, room: Room):
     """What is in ``room`` (none if empty), read from the state in one call (compiled code's
     ``room.item`` and ``room.empty``)."""
     data = state["grids"] if room.of is None else state["players"][room.of]["grids"]
-    return data[room.grid]["items"].get(f"{room.r},{room.c}")
+    return data[room.grid]["items"].get(room.cell)
 
 
 _ROOM_ATTRS = {
@@ -301,7 +301,7 @@ def put(ctx, arg, kw) -> None:
     rm = _check_room(kw.get("at"))
     ctx.game.guard(rm.of, rm.grid)
     items = _data(ctx, rm)["items"]
-    key = f"{rm.r},{rm.c}"
+    key = rm.cell
     if key in items:
         raise RuleError(f"{describe(rm)} already holds {describe(items[key])}")
     items[key] = arg

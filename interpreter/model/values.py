@@ -102,6 +102,11 @@ class Grid(Value):
     kind = "grid"
 
 
+def cell_key(r: int, c: int) -> str:
+    """A cell's key in its grid's items (the saved state's ``"row,col"``)."""
+    return f"{r},{c}"
+
+
 @dataclass(unsafe_hash=True)
 class Room(Value):
     """A room. Besides its fields it keeps, in slots that are no fields (equality, hashing,
@@ -124,7 +129,7 @@ class Room(Value):
 
     def __getattr__(self, name: str):              # (only for a slot left empty)
         if name == "cell":
-            key = self.cell = f"{self.r},{self.c}"
+            key = self.cell = cell_key(self.r, self.c)
             return key
         if name == "sides":
             return Room.unset
@@ -168,7 +173,7 @@ class Side(Value):
             key = self.edge = Side.edge_key(self.r, self.c, self.side)
             return key
         if name == "cell":
-            key = self.cell = f"{self.r},{self.c}"
+            key = self.cell = cell_key(self.r, self.c)
             return key
         if name == "home":
             room = self.home = Room(self.grid, self.of, self.r, self.c)
