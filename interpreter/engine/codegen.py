@@ -407,6 +407,8 @@ class _Generator:
         self.waiting: list = []            # generator loops whose ``for`` line waits (``_Loop``)
         self.bound: dict = {}              # per function written: cell -> loops open at its binding
         self.typing: _Typing | None = None  # per function written: its type tests (``is_``)
+        self.heights: dict = {}            # ruleset function of no cycle -> how deep its calls go
+        self.in_bounded = False            # whether a bounded function's body is being written
 
     # ------------------------------------------------------------ names in the source
     def const(self, value) -> str:
@@ -582,6 +584,7 @@ class _Generator:
         for k, name in enumerate(names):
             self.fnames[name] = f"F{k}"
         self.callees_first()
+        self.work_out_heights()
         kept = {}
         for name in self.callee_order():               # (a caller then knows its callees' sorts)
             params, tree = rules.functions[name]
@@ -662,29 +665,41 @@ class _Generator:
         if self.typing is not None:
             self.typing.params = {local[p] for p in params} | {me}
         line = self.line
-        line(0, f"def {fname}(ctx{', ' if args else ''}{args}):")
+        line(0, f"def {fname}(ctx{', ' if args else ''}{args}{', nested=False' if self.bounded(name) else ''}):")
         line(1, "game = ctx.game")
         if not selfless:                           # else one value whoever asks: no self in the key
             line(1, f"{me} = ctx.env.get('self')")
         self.memo_key(name, [local[p] for p in params], None if selfless else me)
         mark = len(self.lines)                     # the state's local after the memo (hot_locals)
-        line(1, "depth = game.depth")
-        line(1, "if depth:")
-        line(2, "game.steps -= 1")
-        line(2, "if depth >= BUDGET.MAX_CALL_DEPTH or game.steps < 0:")
+        bounded = self.bounded(name)
+        if bounded:                                # no depth kept: a step when nested (``bounded``)
+            line(1, "if nested or game.depth:")
+            line(2, "game.steps -= 1")
+            line(2, "if game.steps < 0 or not nested and game.depth >= BUDGET.MAX_CALL_DEPTH:")
+        else:
+            line(1, "depth = game.depth")
+            line(1, "if depth:")
+            line(2, "game.steps -= 1")
+            line(2, "if depth >= BUDGET.MAX_CALL_DEPTH or game.steps < 0:")
         line(3, f"raise BUDGET.call_exceeded(game, {self.const(tree)})")
-        line(1, "game.depth = depth + 1")
+        if not bounded:
+            line(1, "game.depth = depth + 1")
         line(1, "try:")
         for p in sorted(self.typing.params if self.typing is not None else ()):
             self.flags(p, 2)
-        result = self.with_cells(tree, scope, 2, pure=self.is_pure(name))
+        within, self.in_bounded = self.in_bounded, bounded
+        try:
+            result = self.with_cells(tree, scope, 2, pure=self.is_pure(name))
+        finally:
+            self.in_bounded = within
         line(2, f"value = {result}")
         if self.sort_of(result) is not None:           # its callers know what it gives
             self.result_sorts[name] = self.sort_of(result)
         line(1, "except RecursionError:")
         line(2, "raise BUDGET.call_error(game) from None")
-        line(1, "finally:")
-        line(2, "game.depth = depth")
+        if not bounded:
+            line(1, "finally:")
+            line(2, "game.depth = depth")
         if params:
             line(1, "if key is not None:")
             line(2, "game.memo[key] = value")
@@ -1576,7 +1591,8 @@ class _Generator:
             args = self.exprs(node.args, scope, d)
             if self.is_inlinable(name):
                 return self.inline(node, args, scope, d)
-            return self.sorted_as(f"{self.fnames[name]}(ctx{''.join(', ' + a for a in args)})",
+            nested = ", True" if self.in_bounded else ""      # (a bounded function calls only such)
+            return self.sorted_as(f"{self.fnames[name]}(ctx{''.join(', ' + a for a in args)}{nested})",
                                   self.result_sorts.get(name))
         if name in self.rules.functions or name not in FUNCTIONS:
             raise Unsupported(name)                    # left to the closures (and their errors)
@@ -1745,6 +1761,35 @@ class _Generator:
                 for memo, _ in memos:
                     del memo[name]
                 self.is_pure(name), self.reads_self(name), self.is_inlinable(name)
+
+    # A function's calls are counted against ``MAX_CALL_DEPTH`` (``game.depth``, kept by each
+    # call and put back after it) so that a function calling itself, directly, through others or
+    # through content chosen at run time (a condition field, an impure function: a hook, a
+    # modifier's sources), stops before Python's stack does. A *bounded* function can do none of
+    # that: it is pure (``is_pure``: it calls only generated pure functions, none of them on a
+    # cycle, reads no condition field and calls no impure function) and its calls reach at most
+    # ``_BOUNDED_HEIGHT`` deep, so it keeps no depth: at most that many Python frames stand below
+    # the deepest counted call. It still charges its step when nested, as every call does. A
+    # bounded function calls only bounded ones, and says so (``nested``, passed at its direct
+    # calls): those charge their step and need not look at the depth. Any other caller leaves
+    # ``nested`` out, and the function reads ``game.depth`` (which a bounded one never changes)
+    # for whether it is nested and whether that is too deep, as every call did. So only a call
+    # from one bounded function to another is not counted; nothing below a bounded function
+    # reads ``game.depth`` but the bounded functions it calls (``programs`` and the closures'
+    # calls run only under impure ones).
+
+    def bounded(self, name: str) -> bool:
+        """Whether ruleset function ``name`` keeps no call depth (see above)."""
+        return self.is_pure(name) and self.heights.get(name, _BOUNDED_HEIGHT + 1) <= _BOUNDED_HEIGHT
+
+    def work_out_heights(self) -> None:
+        """``heights``: for each function of no cycle, the most calls deep its calls reach (1: it
+        calls none), callees first (``callee_order``); a function on a cycle, or calling one, has none."""
+        heights = self.heights
+        for name in self.callee_order():
+            callees = self.callees(name)
+            if all(c in heights for c in callees):
+                heights[name] = 1 + max((heights[c] for c in callees), default=0)
 
     def is_pure(self, name: str) -> bool:
         """Whether ruleset function ``name`` (and all it calls) is pure (``pure_call``); a cycle is not."""
@@ -2487,6 +2532,7 @@ _DEEPEST_FRAMES = 16       # a block's loops run through: at most 8 inside one a
 _DEEPEST_INDENT = 48       # ...and their ifs and elifs this many indents deep (Python's limits: 20, 100)
 _NESTED = 32              # frames on a stack under which a block runs the blocks it pushes itself
 _DEEPEST_GENERATORS = 8    # generators inside one another written as loops (Python: 20 nested blocks)
+_BOUNDED_HEIGHT = 8        # the deepest calls of a function that keeps no call depth (``bounded``)
 _INLINE_NODES = 60         # the largest function body (in syntax nodes) written at its call sites
 _INLINE_WRITTEN = 120      # ...and the most nodes one call writes, its inlined callees' with it
 
