@@ -409,6 +409,7 @@ class _Generator:
         self.typing: _Typing | None = None  # per function written: its type tests (``is_``)
         self.heights: dict = {}            # ruleset function of no cycle -> how deep its calls go
         self.in_bounded = False            # whether a bounded function's body is being written
+        self.zone_ids = _zone_ids(rules)   # whether every zone only ever holds texts (record ids)
 
     # ------------------------------------------------------------ names in the source
     def const(self, value) -> str:
@@ -561,9 +562,9 @@ class _Generator:
         return None
 
     def python_type(self, text: str):
-        """The Python type of a value of proven sort (None: not known)."""
+        """The Python type of a value of proven sort (None: not known, or one of two: ``_ID_OR_NONE``)."""
         sort = self.sort_of(text)
-        return list if type(sort) is tuple else sort
+        return list if type(sort) is tuple else sort if type(sort) is type else None
 
     def sorted_as(self, text: str, sort) -> str:
         """``text``, its sort noted (None: nothing known)."""
@@ -651,6 +652,15 @@ class _Generator:
         functions = self.rules.functions
         return [n.name for n in _walk(functions[name][1]) if n.__class__ in (ast.Function, ast.Generator)
                 and n.name in functions]
+
+    def zone_named(self, node) -> bool:
+        """Whether ``node`` names one of the table's or the acting player's zones, not a numbered
+        group, and every zone holds ids alone (``zone_ids``): a walk of it gives texts."""
+        if node.__class__ is not ast.Name or not self.zone_ids:
+            return False
+        kind, spec = self.rules.names.get(node.id), self.rules.zones.get(node.id)
+        return (kind is not None and kind[0] in ("table", "mine") and kind[1] is zones.KIND
+                and type(spec) is dict and not spec.get("count"))
 
     def function(self, name: str, params, tree) -> None:
         """``def F(ctx, *params)``: memo first, then the budget, then the body."""
@@ -779,7 +789,7 @@ class _Generator:
         self.line(1, "out = []")
         inits = len(self.lines)
         listed = self.root_sorts.get(id(node.iterable))      # the machine gives its list's items
-        self.sorted_as(var, listed[1] if type(listed) is tuple else None)
+        self.sorted_as(var, listed[1] if type(listed) is tuple else str if self.zone_named(node.iterable) else None)
         scope = _Scope({node.var: var}, dynamic=True, keys={node.var: (("var", id(node)), 1, id(node))})
         self.begin_cells(node.cond, scope, 1)
         try:
@@ -1401,18 +1411,19 @@ class _Generator:
         t = self.fresh()
         line = self.line
         sorts = self.owner_sorts(node)
-        if known is str and name != "id" and (self.record_fields(name) or self.conditions(name)):
-            fields = self.record_fields(name)          # a proven text: a record's field, or the reader
-            line(d, f"if {obj} in {self.const(fields)}:")
+        if (known is str or known is _ID_OR_NONE) and name != "id" and (
+                self.record_fields(name) or self.conditions(name)):
+            fields = self.record_fields(name)          # a proven text (or none): a record's field,
+            line(d, f"if {obj} in {self.const(fields)}:")      # or the reader (none: its error)
             line(d + 1, f"{t} = {self.const(fields)}[{obj}]")
             line(d, "else:")
             if self.conditions(name):
                 c = self.fresh()
                 line(d + 1, f"{c} = {self.const(self.conditions(name))}.get({obj})")
                 line(d + 1, f"{t} = {reader}(ctx, {obj}) if {c} is None else CONDITION(ctx, {obj}, {c})")
-            else:
-                line(d + 1, f"{t} = {reader}(ctx, {obj})")
-            return t
+                return t
+            line(d + 1, f"{t} = {reader}(ctx, {obj})")
+            return self.sorted_as(t, self.field_sort(name))
 
         def may_be(sort) -> bool:
             return sorts is None or sort in sorts
@@ -1467,6 +1478,16 @@ class _Generator:
         line(d, "else:")
         line(d + 1, f"{t} = {reader}(ctx, {obj})")
         return t
+
+    def field_sort(self, name: str):
+        """The one Python type every loaded record's plain field ``name`` has (the scan of the
+        entity tables), when no record holds it as a condition: what ``x.name`` gives for a text
+        ``x``, for the reader raises for any text that is not a record with that plain field."""
+        if self.conditions(name):
+            return None
+        found = {type(value) for value in self.record_fields(name).values()}
+        kind = found.pop() if len(found) == 1 else None
+        return kind if kind in (int, str, bool, dict) else ("list", None) if kind is list else None
 
     def record_fields(self, name: str) -> dict:
         """{record id: its plain field ``name``} (one table per name; none for ``id``)."""
@@ -1615,19 +1636,26 @@ class _Generator:
         self.line(d, "else:")
         self.line(d + 1, f"{zone} = INDEX({ref}, {key}, ctx.game.state)")
         self.line(d + 1, f"{t} = {self.registered_call(name, [zone], d + 1)}")
-        return t
+        return self.sorted_as(t, self.registered_sort(zones.top))
 
     def registered_call(self, name: str, args: list, d: int) -> str:
         """A call of registered function ``name`` on the locals ``args``: its common cases inline,
         its value's sort noted where the function's code proves it (``_RESULTS``)."""
         t = self.calling(name, args, d)
         fn = FUNCTIONS[name].fn
-        sort = _RESULTS.get(fn)
+        sort = self.registered_sort(fn)
         if fn is core.flatten or fn is core.as_list:   # list(x), flatten(list of lists of X)
             given = self.sort_of(args[0]) if args else None
             sort = None if type(given) is not tuple else given if fn is core.as_list else (
                 given[1] if type(given[1]) is tuple else None)
         return self.sorted_as(t, sort) if _is_name(t) else t
+
+    def registered_sort(self, fn):
+        """The proven sort of what registered function ``fn`` gives (``_RESULTS``; ``top``: a
+        zone's card or none, when every zone holds ids alone: ``zone_ids``)."""
+        if fn is zones.top:
+            return _ID_OR_NONE if self.zone_ids else None
+        return _RESULTS.get(fn)
 
     def calling(self, name: str, args: list, d: int) -> str:
         fn = FUNCTIONS[name].fn
@@ -2496,6 +2524,7 @@ class _Generator:
 
 _QUOTED = re.compile(r"'([a-z_]+)'")
 _COMPARISONS = ("==", "!=", "<", "<=", ">", ">=", "in", "not in")
+_ID_OR_NONE = "a text or none"       # the sort of a zone's top card: no one Python type (``python_type``)
 _CONST_SORTS = (bool, int, str, Grid, Room, Side)       # constants whose Python type is their sort
 _TEMP = re.compile(r"t\d+")          # a temporary ``fresh`` made: its one reader is the caller
 _CONST = re.compile(r"K\d+")
@@ -2600,6 +2629,16 @@ _SIDE_INLINE = {
     "side": "{v}.side",
     "walled": "({v}.edge in " + _GRID_DATA + "['walls'])",
 }
+
+
+def _zone_ids(rules) -> bool:
+    """Whether every zone holds texts alone, always: a zone starts empty or with a table's items
+    (``zones.new_zone``), so when every table a zone is filled from holds texts (this scan of
+    the loaded tables), cards only move from zone to zone (``move``, ``split``, ``arrange`` and
+    ``fill`` take what a zone holds, the auction a bid's card or a lot's id), and a saved
+    state's zones are texts by its schema, no zone ever holds anything else."""
+    return all(type(item) is str for spec in rules.zones.values() if type(spec) is dict and "from" in spec
+               for item in rules.tables[spec["from"]])
 
 
 def _room_names(rules) -> dict:
