@@ -367,7 +367,7 @@ class _Generator:
             "ZONE_OP": _zone_binop, "CMP_ERROR": _compare_error, "FAIL": _fail,
             "NUMBER": number, "SIZED": sized, "INT": _int, "DIVIDE": _divide, "PLUS": _plus,
             "MISUSE": misuse, "PYERR": _PYTHON_ERRORS, "BUDGET": budget, "NK": _MISSING,
-            "PLAIN": (int, str, type(None)), "TRACE": _trace, "SMALL": SMALL,
+            "PLAIN": (int, str, type(None)), "KEYED": (int, str, type(None), Player), "TRACE": _trace, "SMALL": SMALL,
             "ERROR": Exception, "AFTER": _after_of(machine), "GO_ON": _GO_ON, "END": _ender(rules), "KEPT": budget.kept, "LOOP_ITEMS": _loop_items, "RANGE": range,
             "CTX": Ctx, "EVAL": evaluate, "PUSH": machine.push, "BREAK": machine._break,
             "LOCATED": machine.located, "INTERNAL": machine.internal, "WAIT": machine.WAIT, "NESTED": _NESTED, "SEATS": PLAYERS,
@@ -740,7 +740,7 @@ class _Generator:
         line(2, f"key = ({self.const(name)}, {seat}{''.join(', ' + a for a in args)})")
         look_up(2)
         tag = self.const("$player")
-        plain = " and ".join(f"(type({a}) in PLAIN or type({a}) is Player)" for a in args)
+        plain = " and ".join(f"type({a}) in KEYED" for a in args)        # (plain, or a player)
         keys = "".join(f", ({a} if type({a}) is not Player else ({tag}, {a}.seat))" for a in args)
         if len(args) == 1:                             # one value, not plain: a player, or no key
             plain, keys = f"type({args[0]}) is Player", f", ({tag}, {args[0]}.seat)"
