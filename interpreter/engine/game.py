@@ -166,6 +166,7 @@ class Game:
         self._sealed = False       # only the engine has read the state: a failed call is undone by replay
         self._base = None          # the sealed game's last saved position (see _replay_point)
         self._swap = machine.NO_SWAP   # the snapshot's parts a label swaps in (machine.labels)
+        self._held = machine.NO_HELD   # what the snapshot keeps already (machine.hold)
         self.queued: list = []     # programs the running statement asked to run next (never saved)
         self.pause = None          # scenarios: stop(game) -> bool, asked after each statement
         self.paused = False        # stopped between statements by ``pause`` (see ``resume``)
@@ -362,14 +363,29 @@ class Game:
     def _apply(self, player: int, choice) -> None:
         if type(player) is not int or not 0 <= player < self.people:
             self._seat(player)                 # not a person's seat: says why
-        th = self._waiting_thread(player)
-        p = th["pending"]
+        state = self.state
+        threads = state["flow"]["threads"]
+        th = threads[player] if player < len(threads) else None    # (``_waiting_thread``'s first try)
+        p = None if th is None else th["pending"]
+        if p is None or p["player"] != player or state["result"] is not None:
+            th = self._waiting_thread(player)
+            p = th["pending"]
         if type(choice) is int and "count" in p and 0 <= choice < p["count"]:
             index = choice                     # the usual answer, checked without a Labels
         else:
             index = self._index(choice, self._labels(th))
         label = machine.label(self, th, index)     # built before anything changes: it may fail
-        self._all_or_nothing(th, machine.answer, self, th, player, index, label)
+        if not self._sealed or self.pause is not None or self.forced is not None or self.tracer is not None:
+            return self._all_or_nothing(th, machine.answer, self, th, player, index, label)
+        saved = self._replay_point()           # (``_all_or_nothing`` of a sealed game, inline)
+        try:
+            machine.answer(self, th, player, index, label)
+        except BaseException as exc:
+            self._restore(saved)
+            reported = _reported(exc)
+            if reported is exc:
+                raise
+            raise reported from exc
 
     def resume(self) -> None:
         """Run on to the next decisions after a stop between statements (``pause``)."""
@@ -702,15 +718,20 @@ class Game:
         th = self.thread
         if owner is None or th is None:
             return
+        flow = self.state["flow"]
+        snapshot = flow["snapshot"]
+        if snapshot is None and not flow["threads"]:      # no block open
+            return
         me = th["envs"][0]["self"]
-        if me is not None and me.seat != owner and self.state["flow"]["threads"] \
-                and telling.in_block(self, th):
-            raise RuleError(f"inside 'simultaneously', {self.seat_name(me.seat)}'s turn cannot "
-                            f"change {self.seat_name(owner)}'s {what}: others must not see it "
-                            "before all have chosen (note it on the acting player, settle it after)")
-        snapshot = self.state["flow"]["snapshot"]
+        if me is None or me.seat != owner:     # (the usual write is to the acting player's own data)
+            if me is not None and flow["threads"] and telling.in_block(self, th):
+                raise RuleError(f"inside 'simultaneously', {self.seat_name(me.seat)}'s turn cannot "
+                                f"change {self.seat_name(owner)}'s {what}: others must not see it "
+                                "before all have chosen (note it on the acting player, settle it after)")
         if snapshot is not None:               # the others see it as the block began
-            machine.hold(self, snapshot, owner, what)
+            held = self._held
+            if held[0] is not snapshot or (owner, what) not in held[1]:     # (once per name)
+                machine.hold(self, snapshot, owner, what)
 
     def set_player_value(self, i: int, name: str, value) -> None:
         self.guard(i, name)

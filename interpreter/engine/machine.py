@@ -31,6 +31,7 @@ from ..model.values import InternalError, Player, RuleError, describe, items_of,
 WAIT = "wait"
 _UNSET = object()
 NO_SWAP = (None, (), {})    # ``Game._swap``: no snapshot's parts worked out yet (``_in_view``)
+NO_HELD = (None, frozenset())   # ``Game._held``: nothing held yet for any snapshot (``hold``)
 
 
 def deep_copy(data):
@@ -227,6 +228,7 @@ def _join(game) -> None:
     flow = game.state["flow"]
     flow["threads"] = []
     flow["snapshot"] = None
+    game._held = NO_HELD
     flow["main"]["frames"].pop()
     game.log("all players have chosen")
     telling.unseal(game)                       # what each chose (sealed) now reaches the others
@@ -446,30 +448,37 @@ def _snapshot(game, node) -> dict:
 def hold(game, snapshot: dict, i: int, name: str) -> None:
     """Before seat ``i``'s data ``name`` is written while ``snapshot`` is open: the snapshot keeps
     the section it lies in (a counter's with what was earned) as the block began, copied now
-    if it still shares it with the live sheet (``_snapshot``); a name of no section, all."""
+    if it still shares it with the live sheet (``_snapshot``); a name of no section, all.
+    ``Game._held`` remembers the names held for this snapshot, which ``guard`` asks first: once
+    held, a section is the snapshot's own until the block ends (nothing shares it again: a
+    state put back or loaded comes with a new snapshot)."""
+    held = game._held
+    if held[0] is not snapshot:
+        held = game._held = (snapshot, set())
+    held[1].add((i, name))
     live = game.state["players"][i]
-    kept = snapshot["players"][i]
+    sheets = snapshot["players"]
+    kept = sheets[i]
     if kept is live:                           # the first write: a sheet of its own, parts shared
-        kept = snapshot["players"][i] = dict(live)
+        kept = sheets[i] = dict(live)
     try:
         sections = game.rules._sections[name]
     except (AttributeError, KeyError):
-        sections = _sections(game.rules).get(name) or tuple(live)
-    for key in sections:
+        sections = _sections(game.rules).get(name) or tuple((key, deep_copy) for key in live)
+    for key, copy in sections:
         part = live.get(key)
         if part is not None and kept.get(key) is part:
-            kept[key] = part.copy() if key in _NUMBERS else deep_copy(part)
-
-
-_NUMBERS = frozenset(("counters", "earned"))     # sections of whole numbers alone: a flat copy
+            kept[key] = copy(part)
 
 
 def _sections(rules) -> dict:
-    """Player data name -> the sections of a sheet a write of it changes (``hold``), once per
-    ruleset: its kind's, and a counter's earnings with a counter (an earning cap counts them)."""
+    """Player data name -> the sections of a sheet a write of it changes (``hold``), each with
+    how it is copied, once per ruleset: its kind's, and a counter's earnings with a counter (an
+    earning cap counts them); sections of whole numbers alone by a flat copy."""
     found = rules.__dict__.get("_sections")
     if found is None:
-        found = {name: ("counters", "earned") if kind.state_key == "counters" else (kind.state_key,)
+        numbers = (("counters", dict.copy), ("earned", dict.copy))
+        found = {name: numbers if kind.state_key == "counters" else ((kind.state_key, deep_copy),)
                  for name, kind in rules.player_components.items() if kind.state_key is not None}
         rules._sections = found
     return found
