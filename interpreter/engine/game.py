@@ -730,7 +730,7 @@ class Game:
                                 "before all have chosen (note it on the acting player, settle it after)")
         if snapshot is not None:               # the others see it as the block began
             held = self._held
-            if held[0] is not snapshot or (owner, what) not in held[1]:     # (once per name)
+            if held[0] is not snapshot or what not in held[1][owner]:     # (once per section)
                 machine.hold(self, snapshot, owner, what)
 
     def set_player_value(self, i: int, name: str, value) -> None:

@@ -372,9 +372,15 @@ def _while_runner(table, node, node_id):
 
     def run_while(game, th, frame):
         held = cond(Ctx(game, th["envs"][-1]))
+        frames = th["frames"]
         if held is True or held is not False and truth(held, game.state):
-            return _run_pushed(game, th, table, n, body)
-        th["frames"].pop()
+            game.steps -= 1                    # (``_run_pushed``, written in)
+            if game.steps < 0 or len(frames) >= budget.MAX_FRAMES:
+                raise budget.exceeded(game, th, body)
+            pushed = {"n": n}
+            frames.append(pushed)
+            return table[n](game, th, pushed)
+        del frames[-1]
         return None
     return run_while
 
@@ -447,39 +453,44 @@ def _snapshot(game, node) -> dict:
 
 def hold(game, snapshot: dict, i: int, name: str) -> None:
     """Before seat ``i``'s data ``name`` is written while ``snapshot`` is open: the snapshot keeps
-    the section it lies in (a counter's with what was earned) as the block began, copied now
-    if it still shares it with the live sheet (``_snapshot``); a name of no section, all.
-    ``Game._held`` remembers the names held for this snapshot, which ``guard`` asks first: once
-    held, a section is the snapshot's own until the block ends (nothing shares it again: a
-    state put back or loaded comes with a new snapshot)."""
+    the sections it lies in (a counter's with what was earned) as the block began, copied now
+    if it still shares them with the live sheet (``_snapshot``); a name of no section, all.
+    ``Game._held`` remembers, per seat, the names whose sections are held so for this snapshot
+    (``guard`` asks it first): once held, a section is the snapshot's own until the block ends
+    (nothing shares it again: a state put back or loaded comes with a new snapshot)."""
     held = game._held
-    if held[0] is not snapshot:
-        held = game._held = (snapshot, set())
-    held[1].add((i, name))
-    live = game.state["players"][i]
     sheets = snapshot["players"]
+    if held[0] is not snapshot:
+        held = game._held = (snapshot, [set() for _ in sheets])
+    live = game.state["players"][i]
     kept = sheets[i]
     if kept is live:                           # the first write: a sheet of its own, parts shared
         kept = sheets[i] = dict(live)
     try:
-        sections = game.rules._sections[name]
+        sections, names = game.rules._sections[name]
     except (AttributeError, KeyError):
-        sections = _sections(game.rules).get(name) or tuple((key, deep_copy) for key in live)
+        sections, names = _sections(game.rules).get(name) or (tuple((key, deep_copy) for key in live),
+                                                              (name,))
     for key, copy in sections:
         part = live.get(key)
         if part is not None and kept.get(key) is part:
             kept[key] = copy(part)
+    held[1][i].update(names)
 
 
 def _sections(rules) -> dict:
     """Player data name -> the sections of a sheet a write of it changes (``hold``), each with
-    how it is copied, once per ruleset: its kind's, and a counter's earnings with a counter (an
-    earning cap counts them); sections of whole numbers alone by a flat copy."""
+    how it is copied (sections of whole numbers alone by a flat copy), and the names held with
+    them (those whose sections these are, or some of these); once per ruleset. A name's sections
+    are its kind's, and a counter's earnings with a counter (an earning cap counts them)."""
     found = rules.__dict__.get("_sections")
     if found is None:
         numbers = (("counters", dict.copy), ("earned", dict.copy))
-        found = {name: numbers if kind.state_key == "counters" else ((kind.state_key, deep_copy),)
-                 for name, kind in rules.player_components.items() if kind.state_key is not None}
+        sections = {name: numbers if kind.state_key == "counters" else ((kind.state_key, deep_copy),)
+                    for name, kind in rules.player_components.items() if kind.state_key is not None}
+        keys = {name: {key for key, _ in parts} for name, parts in sections.items()}
+        found = {name: (parts, tuple(other for other in sections if keys[other] <= keys[name]))
+                 for name, parts in sections.items()}
         rules._sections = found
     return found
 
@@ -616,6 +627,16 @@ def only_otherwise(game, th, n: int, who) -> None:
     and runs it next; an error is placed at the choice, as its frame would place it."""
     node = game.rules.nodes[n]
     try:
+        if who.__class__ is Player and game.forced is None:      # the usual case: ``_taken``'s line
+            i = who.seat
+            names = game.seat_names
+            text = f"{names[i] if i < len(names) else seat_label(i)}: " \
+                   f"{node.otherwise_label or 'none of these'} (only option)"
+            if node.told == "secretly":        # (``telling.log_choice``'s first case)
+                game.state["log"].append({"text": text, "to": [i]})
+            else:
+                telling.log_choice(game, th, node, i, text)
+            return
         prompt = None if game.forced is None else node.prompt or f"choose {node.var}"
         _taken(game, th, node, prompt, who, node.otherwise_label or "none of these")
     except RuleError as exc:
@@ -680,33 +701,68 @@ def labels(game, th, ks=None) -> list:
 def label(game, th, k: int) -> str:
     """Label ``k`` of the decision ``th`` waits on, as ``labels(game, th, (k,))[0]`` gives it: the
     chosen option's, for the answer's log line, built (with a budget of its own) before the
-    answer changes anything, its errors placed."""
+    answer changes anything, its errors placed. (A ``choose``'s label expression is run here
+    on the view ``_in_view`` gives, swapped in without its call.)"""
     frame = th["frames"][-1]
     node = game.rules.nodes[frame["n"]]
-    generic = node.__class__ is not _CHOOSE_IN or node.label is None or "labels" in th["pending"]
-    if not generic:
-        opts = frame["opts"]
-        if k == len(opts) - 1 and node.otherwise is not None:
-            return node.otherwise_label or "none of these"
+    if node.__class__ is not _CHOOSE_IN or node.label is None or "labels" in th["pending"]:
+        return _label(game, th, node, k)
+    opts = frame["opts"]
+    if k == len(opts) - 1 and node.otherwise is not None:
+        return node.otherwise_label or "none of these"
+    saved = game.thread
+    game.thread = th
+    budget.reset(game)
+    env = th["envs"][-1]
+    var = node.var
+    before = env.get(var, _UNSET)
+    env[var] = opts[k]
+    fn = node.label.__dict__.get("_fn") or compiled(node.label)
+    state = game.state
+    flow = state["flow"]
+    snapshot = flow["snapshot"]
+    try:
+        if snapshot is None or th is flow["main"]:
+            text = fn(Ctx(game, env))
+        else:                                  # ``_in_view``
+            players = state["players"]
+            seen = list(snapshot["players"])
+            me = th["envs"][0]["self"].seat
+            seen[me] = players[me]
+            swap = game._swap
+            if swap[0] is not snapshot:
+                swap = game._swap = _swapped(state, snapshot)
+            apart = swap[1]
+            live = dict(zip(apart, map(state.__getitem__, apart)))
+            state.update(swap[2])
+            state["players"] = seen
+            memo = game.memo
+            game.memo = {}
+            try:
+                text = fn(Ctx(game, env))
+            finally:
+                state["players"] = players
+                state.update(live)
+                game.memo = memo
+        return text if text.__class__ is str else describe(text, game.seat_names)
+    except RuleError as exc:
+        raise located(game, exc, node) from None
+    finally:
+        if before is _UNSET:                   # labelling binds nothing
+            del env[var]
+        else:
+            env[var] = before
+        game.thread = saved
+
+
+def _label(game, th, node, k: int) -> str:
+    """``label`` of any other decision (a verb's, ``choose one``, a ``choose`` without a label,
+    labels built already), by ``labels``."""
     saved = game.thread
     game.thread = th
     budget.reset(game)
     try:
-        if generic:
-            return labels(game, th, (k,))[0]
-        env = th["envs"][-1]
-        var = node.var
-        before = env.get(var, _UNSET)
-        env[var] = opts[k]
-        try:
-            text = _in_view(game, th, node.label.__dict__.get("_fn") or compiled(node.label),
-                            (Ctx(game, env),))
-        finally:
-            if before is _UNSET:               # labelling binds nothing
-                del env[var]
-            else:
-                env[var] = before
-        return text if text.__class__ is str else describe(text, game.seat_names)
+        return labels(game, th, (k,))[0]
     except RuleError as exc:
         raise located(game, exc, node) from None
     finally:
@@ -847,11 +903,19 @@ def _choose_in_runner(table, node, node_id):
         if "answer" not in frame:
             return _choose_in(game, th, frame, node)
         opts, answer = frame["opts"], frame["answer"]
-        th["frames"].pop()
+        frames = th["frames"]
+        del frames[-1]
         if otherwise is not None and answer == len(opts) - 1:
-            return _run_pushed(game, th, table, n_otherwise, otherwise)
-        th["envs"][-1][var] = opts[answer]
-        return _run_pushed(game, th, table, n_body, body)
+            n, block = n_otherwise, otherwise
+        else:
+            th["envs"][-1][var] = opts[answer]
+            n, block = n_body, body
+        game.steps -= 1                        # (``_run_pushed``, written in)
+        if game.steps < 0 or len(frames) >= budget.MAX_FRAMES:
+            raise budget.exceeded(game, th, block)
+        pushed = {"n": n}
+        frames.append(pushed)
+        return table[n](game, th, pushed)
     return run_choice
 
 
@@ -888,11 +952,16 @@ def answer(game, th: dict, player: int, index: int, label: str) -> None:
     pending decision: kept in the history, told as the choice declares, recorded in the
     waiting frame, and the game runs on (``run``). Every answer, a replayed one too, is this."""
     game.memo.clear()
-    game.state["history"].append([player, index])
+    state = game.state
+    state["history"].append([player, index])
     game.thread = th
     frame = th["frames"][-1]
-    telling.log_choice(game, th, game.rules.nodes[frame["n"]], player,
-                       f"{game.seat_names[player]} chose: {label}")
+    node = game.rules.nodes[frame["n"]]
+    text = f"{game.seat_names[player]} chose: {label}"
+    if getattr(node, "told", None) == "secretly":     # (``telling.log_choice``'s first case)
+        state["log"].append({"text": text, "to": [player]})
+    else:
+        telling.log_choice(game, th, node, player, text)
     frame["answer"] = index
     th["pending"] = None
     run(game, th)
