@@ -26,7 +26,7 @@ from . import machine, scoring, statements, telling  # noqa: F401  (statements f
 from .compile import compiled
 from ..content.options import resolve_options
 from .evaluate import Ctx, attribute, evaluate
-from .views import _visible, view as _view_of
+from .views import _visible, seeing, view as _view_of
 from ..model.rng import seed_state
 from ..model.values import (Condition, InternalError, Player, RuleError, decode, describe, encode,
                             plain_copy, seat_label, to_plain)
@@ -665,7 +665,7 @@ class Game:
         key = f"{section}:{name}"
         to = None
         if self.rules.visibility.get(key) is not None:
-            to = [i for i in range(len(self.state["players"])) if _visible(self, key, i, owner)]
+            to = seeing(self, key, range(len(self.state["players"])), owner)
         self.state["log"].append({"text": text, "to": to})
 
     def log_move(self, cards: list, source, target) -> None:

@@ -399,6 +399,44 @@ def _as(game, th, frame, node):
     return None
 
 
+def _for_each_runner(table, node, node_id):
+    """``_for_each`` for one ``for each``: its body pushed (as ``push``) and run at once."""
+    body, var = node.body, node.var
+    n = node_id[id(body)]
+
+    def run_for_each(game, th, frame):
+        items = frame.get("items")
+        if items is None:
+            return _for_each(game, th, frame, node)
+        i = frame["i"]
+        if i >= len(items):
+            del th["frames"][-1]
+            return None
+        frame["i"] = i + 1
+        th["envs"][-1][var] = items[i]
+        return _run_pushed(game, th, table, n, body)
+    return run_for_each
+
+
+def _as_runner(table, node, node_id):
+    """``_as`` for one ``as p:``: its body pushed (as ``push``) and run at once."""
+    body = node.body
+    n = node_id[id(body)]
+
+    def run_as(game, th, frame):
+        env = th["envs"][-1]
+        if "saved" not in frame:
+            who = evaluate(node.who, ctx_of(game, th))
+            seat(who)
+            frame["saved"] = env.get("self")
+            env["self"] = who
+            return _run_pushed(game, th, table, n, body)
+        env["self"] = frame["saved"]
+        del th["frames"][-1]
+        return None
+    return run_as
+
+
 def _simultaneously(game, th, frame, node):
     flow = game.state["flow"]
     if th is not flow["main"]:
@@ -419,11 +457,12 @@ def _simultaneously(game, th, frame, node):
         t_env = dict(env)
         t_env[var] = item
         t_env["self"] = item
-        t = new_thread([], t_env)
+        frames = []
+        t = {"frames": frames, "envs": [t_env], "pending": None}     # (``new_thread``)
         game.steps -= 1                        # its body pushed, as ``push`` does
         if game.steps < 0:
             raise budget.exceeded(game, t, body)
-        t["frames"].append({"n": n})
+        frames.append({"n": n})
         threads.append(t)
     flow["threads"] = threads
     return WAIT
@@ -1001,4 +1040,5 @@ EXECUTE = {
 LABELS = {ast.ChooseOne: _choose_one_labels, ast.ChooseIn: _choose_in_labels}
 
 # Runners made for one node (``_Runners``): the executor's work with what it looks up found once.
-_RUNNERS = {ast.While: _while_runner, ast.ChooseIn: _choose_in_runner}
+_RUNNERS = {ast.While: _while_runner, ast.ChooseIn: _choose_in_runner, ast.ForEach: _for_each_runner,
+            ast.As: _as_runner}
