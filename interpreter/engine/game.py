@@ -363,13 +363,8 @@ class Game:
     def _apply(self, player: int, choice) -> None:
         if type(player) is not int or not 0 <= player < self.people:
             self._seat(player)                 # not a person's seat: says why
-        state = self.state
-        threads = state["flow"]["threads"]
-        th = threads[player] if player < len(threads) else None    # (``_waiting_thread``'s first try)
-        p = None if th is None else th["pending"]
-        if p is None or p["player"] != player or state["result"] is not None:
-            th = self._waiting_thread(player)
-            p = th["pending"]
+        th = self._waiting_thread(player)
+        p = th["pending"]
         if type(choice) is int and "count" in p and 0 <= choice < p["count"]:
             index = choice                     # the usual answer, checked without a Labels
         else:
@@ -381,8 +376,7 @@ class Game:
         try:
             machine.answer(self, th, player, index, label)
         except BaseException as exc:
-            self._restore(saved)
-            reported = _reported(exc)
+            reported = self._undone(saved, exc)
             if reported is exc:
                 raise
             raise reported from exc
@@ -401,13 +395,18 @@ class Game:
         try:
             run(*args)
         except BaseException as exc:
-            self._restore(saved)
-            reported = _reported(exc)
+            reported = self._undone(saved, exc)
             if reported is exc:
                 raise
             raise reported from exc
         finally:
             self._partial = None
+
+    def _undone(self, saved: tuple, exc: BaseException) -> BaseException:
+        """A call failed with ``exc``: the state put back as ``saved`` has it, and the error to
+        raise (ours or the content's, as ``_reported`` tells)."""
+        self._restore(saved)
+        return _reported(exc)
 
     def _seat(self, player) -> int:
         """``player`` checked: the seat number of a person in this game."""

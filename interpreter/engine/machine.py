@@ -372,15 +372,9 @@ def _while_runner(table, node, node_id):
 
     def run_while(game, th, frame):
         held = cond(Ctx(game, th["envs"][-1]))
-        frames = th["frames"]
         if held is True or held is not False and truth(held, game.state):
-            game.steps -= 1                    # (``_run_pushed``, written in)
-            if game.steps < 0 or len(frames) >= budget.MAX_FRAMES:
-                raise budget.exceeded(game, th, body)
-            pushed = {"n": n}
-            frames.append(pushed)
-            return table[n](game, th, pushed)
-        del frames[-1]
+            return _run_pushed(game, th, table, n, body)
+        del th["frames"][-1]
         return None
     return run_while
 
@@ -397,44 +391,6 @@ def _as(game, th, frame, node):
     env["self"] = frame["saved"]
     th["frames"].pop()
     return None
-
-
-def _for_each_runner(table, node, node_id):
-    """``_for_each`` for one ``for each``: its body pushed (as ``push``) and run at once."""
-    body, var = node.body, node.var
-    n = node_id[id(body)]
-
-    def run_for_each(game, th, frame):
-        items = frame.get("items")
-        if items is None:
-            return _for_each(game, th, frame, node)
-        i = frame["i"]
-        if i >= len(items):
-            del th["frames"][-1]
-            return None
-        frame["i"] = i + 1
-        th["envs"][-1][var] = items[i]
-        return _run_pushed(game, th, table, n, body)
-    return run_for_each
-
-
-def _as_runner(table, node, node_id):
-    """``_as`` for one ``as p:``: its body pushed (as ``push``) and run at once."""
-    body = node.body
-    n = node_id[id(body)]
-
-    def run_as(game, th, frame):
-        env = th["envs"][-1]
-        if "saved" not in frame:
-            who = evaluate(node.who, ctx_of(game, th))
-            seat(who)
-            frame["saved"] = env.get("self")
-            env["self"] = who
-            return _run_pushed(game, th, table, n, body)
-        env["self"] = frame["saved"]
-        del th["frames"][-1]
-        return None
-    return run_as
 
 
 def _simultaneously(game, th, frame, node):
@@ -740,68 +696,33 @@ def labels(game, th, ks=None) -> list:
 def label(game, th, k: int) -> str:
     """Label ``k`` of the decision ``th`` waits on, as ``labels(game, th, (k,))[0]`` gives it: the
     chosen option's, for the answer's log line, built (with a budget of its own) before the
-    answer changes anything, its errors placed. (A ``choose``'s label expression is run here
-    on the view ``_in_view`` gives, swapped in without its call.)"""
+    answer changes anything, its errors placed."""
     frame = th["frames"][-1]
     node = game.rules.nodes[frame["n"]]
-    if node.__class__ is not _CHOOSE_IN or node.label is None or "labels" in th["pending"]:
-        return _label(game, th, node, k)
-    opts = frame["opts"]
-    if k == len(opts) - 1 and node.otherwise is not None:
-        return node.otherwise_label or "none of these"
+    generic = node.__class__ is not _CHOOSE_IN or node.label is None or "labels" in th["pending"]
+    if not generic:
+        opts = frame["opts"]
+        if k == len(opts) - 1 and node.otherwise is not None:
+            return node.otherwise_label or "none of these"
     saved = game.thread
     game.thread = th
     budget.reset(game)
-    env = th["envs"][-1]
-    var = node.var
-    before = env.get(var, _UNSET)
-    env[var] = opts[k]
-    fn = node.label.__dict__.get("_fn") or compiled(node.label)
-    state = game.state
-    flow = state["flow"]
-    snapshot = flow["snapshot"]
     try:
-        if snapshot is None or th is flow["main"]:
-            text = fn(Ctx(game, env))
-        else:                                  # ``_in_view``
-            players = state["players"]
-            seen = list(snapshot["players"])
-            me = th["envs"][0]["self"].seat
-            seen[me] = players[me]
-            swap = game._swap
-            if swap[0] is not snapshot:
-                swap = game._swap = _swapped(state, snapshot)
-            apart = swap[1]
-            live = dict(zip(apart, map(state.__getitem__, apart)))
-            state.update(swap[2])
-            state["players"] = seen
-            memo = game.memo
-            game.memo = {}
-            try:
-                text = fn(Ctx(game, env))
-            finally:
-                state["players"] = players
-                state.update(live)
-                game.memo = memo
+        if generic:
+            return labels(game, th, (k,))[0]
+        env = th["envs"][-1]
+        var = node.var
+        before = env.get(var, _UNSET)
+        env[var] = opts[k]
+        try:
+            text = _in_view(game, th, node.label.__dict__.get("_fn") or compiled(node.label),
+                            (Ctx(game, env),))
+        finally:
+            if before is _UNSET:               # labelling binds nothing
+                del env[var]
+            else:
+                env[var] = before
         return text if text.__class__ is str else describe(text, game.seat_names)
-    except RuleError as exc:
-        raise located(game, exc, node) from None
-    finally:
-        if before is _UNSET:                   # labelling binds nothing
-            del env[var]
-        else:
-            env[var] = before
-        game.thread = saved
-
-
-def _label(game, th, node, k: int) -> str:
-    """``label`` of any other decision (a verb's, ``choose one``, a ``choose`` without a label,
-    labels built already), by ``labels``."""
-    saved = game.thread
-    game.thread = th
-    budget.reset(game)
-    try:
-        return labels(game, th, (k,))[0]
     except RuleError as exc:
         raise located(game, exc, node) from None
     finally:
@@ -942,19 +863,11 @@ def _choose_in_runner(table, node, node_id):
         if "answer" not in frame:
             return _choose_in(game, th, frame, node)
         opts, answer = frame["opts"], frame["answer"]
-        frames = th["frames"]
-        del frames[-1]
+        del th["frames"][-1]
         if otherwise is not None and answer == len(opts) - 1:
-            n, block = n_otherwise, otherwise
-        else:
-            th["envs"][-1][var] = opts[answer]
-            n, block = n_body, body
-        game.steps -= 1                        # (``_run_pushed``, written in)
-        if game.steps < 0 or len(frames) >= budget.MAX_FRAMES:
-            raise budget.exceeded(game, th, block)
-        pushed = {"n": n}
-        frames.append(pushed)
-        return table[n](game, th, pushed)
+            return _run_pushed(game, th, table, n_otherwise, otherwise)
+        th["envs"][-1][var] = opts[answer]
+        return _run_pushed(game, th, table, n_body, body)
     return run_choice
 
 
@@ -1040,5 +953,4 @@ EXECUTE = {
 LABELS = {ast.ChooseOne: _choose_one_labels, ast.ChooseIn: _choose_in_labels}
 
 # Runners made for one node (``_Runners``): the executor's work with what it looks up found once.
-_RUNNERS = {ast.While: _while_runner, ast.ChooseIn: _choose_in_runner, ast.ForEach: _for_each_runner,
-            ast.As: _as_runner}
+_RUNNERS = {ast.While: _while_runner, ast.ChooseIn: _choose_in_runner}
