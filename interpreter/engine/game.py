@@ -26,7 +26,7 @@ from . import machine, scoring, statements, telling  # noqa: F401  (statements f
 from .compile import compiled
 from ..content.options import resolve_options
 from .evaluate import Ctx, attribute, evaluate
-from .views import _visible, view as _view_of
+from .views import _visible, seeing, view as _view_of
 from ..model.rng import seed_state
 from ..model.values import (Condition, InternalError, Player, RuleError, decode, describe, encode,
                             plain_copy, seat_label, to_plain)
@@ -166,6 +166,7 @@ class Game:
         self._sealed = False       # only the engine has read the state: a failed call is undone by replay
         self._base = None          # the sealed game's last saved position (see _replay_point)
         self._swap = machine.NO_SWAP   # the snapshot's parts a label swaps in (machine.labels)
+        self._held = machine.NO_HELD   # what the snapshot keeps already (machine.hold)
         self.queued: list = []     # programs the running statement asked to run next (never saved)
         self.pause = None          # scenarios: stop(game) -> bool, asked after each statement
         self.paused = False        # stopped between statements by ``pause`` (see ``resume``)
@@ -369,7 +370,16 @@ class Game:
         else:
             index = self._index(choice, self._labels(th))
         label = machine.label(self, th, index)     # built before anything changes: it may fail
-        self._all_or_nothing(th, machine.answer, self, th, player, index, label)
+        if not self._sealed or self.pause is not None or self.forced is not None or self.tracer is not None:
+            return self._all_or_nothing(th, machine.answer, self, th, player, index, label)
+        saved = self._replay_point()           # (``_all_or_nothing`` of a sealed game, inline)
+        try:
+            machine.answer(self, th, player, index, label)
+        except BaseException as exc:
+            reported = self._undone(saved, exc)
+            if reported is exc:
+                raise
+            raise reported from exc
 
     def resume(self) -> None:
         """Run on to the next decisions after a stop between statements (``pause``)."""
@@ -385,13 +395,18 @@ class Game:
         try:
             run(*args)
         except BaseException as exc:
-            self._restore(saved)
-            reported = _reported(exc)
+            reported = self._undone(saved, exc)
             if reported is exc:
                 raise
             raise reported from exc
         finally:
             self._partial = None
+
+    def _undone(self, saved: tuple, exc: BaseException) -> BaseException:
+        """A call failed with ``exc``: the state put back as ``saved`` has it, and the error to
+        raise (ours or the content's, as ``_reported`` tells)."""
+        self._restore(saved)
+        return _reported(exc)
 
     def _seat(self, player) -> int:
         """``player`` checked: the seat number of a person in this game."""
@@ -649,7 +664,7 @@ class Game:
         key = f"{section}:{name}"
         to = None
         if self.rules.visibility.get(key) is not None:
-            to = [i for i in range(len(self.state["players"])) if _visible(self, key, i, owner)]
+            to = seeing(self, key, range(len(self.state["players"])), owner)
         self.state["log"].append({"text": text, "to": to})
 
     def log_move(self, cards: list, source, target) -> None:
@@ -702,15 +717,20 @@ class Game:
         th = self.thread
         if owner is None or th is None:
             return
+        flow = self.state["flow"]
+        snapshot = flow["snapshot"]
+        if snapshot is None and not flow["threads"]:      # no block open
+            return
         me = th["envs"][0]["self"]
-        if me is not None and me.seat != owner and self.state["flow"]["threads"] \
-                and telling.in_block(self, th):
-            raise RuleError(f"inside 'simultaneously', {self.seat_name(me.seat)}'s turn cannot "
-                            f"change {self.seat_name(owner)}'s {what}: others must not see it "
-                            "before all have chosen (note it on the acting player, settle it after)")
-        snapshot = self.state["flow"]["snapshot"]
+        if me is None or me.seat != owner:     # (the usual write is to the acting player's own data)
+            if me is not None and flow["threads"] and telling.in_block(self, th):
+                raise RuleError(f"inside 'simultaneously', {self.seat_name(me.seat)}'s turn cannot "
+                                f"change {self.seat_name(owner)}'s {what}: others must not see it "
+                                "before all have chosen (note it on the acting player, settle it after)")
         if snapshot is not None:               # the others see it as the block began
-            machine.hold(self, snapshot, owner, what)
+            held = self._held
+            if held[0] is not snapshot or what not in held[1][owner]:     # (once per section)
+                machine.hold(self, snapshot, owner, what)
 
     def set_player_value(self, i: int, name: str, value) -> None:
         self.guard(i, name)

@@ -31,6 +31,7 @@ from ..model.values import InternalError, Player, RuleError, describe, items_of,
 WAIT = "wait"
 _UNSET = object()
 NO_SWAP = (None, (), {})    # ``Game._swap``: no snapshot's parts worked out yet (``_in_view``)
+NO_HELD = (None, frozenset())   # ``Game._held``: nothing held yet for any snapshot (``hold``)
 
 
 def deep_copy(data):
@@ -227,6 +228,7 @@ def _join(game) -> None:
     flow = game.state["flow"]
     flow["threads"] = []
     flow["snapshot"] = None
+    game._held = NO_HELD
     flow["main"]["frames"].pop()
     game.log("all players have chosen")
     telling.unseal(game)                       # what each chose (sealed) now reaches the others
@@ -372,7 +374,7 @@ def _while_runner(table, node, node_id):
         held = cond(Ctx(game, th["envs"][-1]))
         if held is True or held is not False and truth(held, game.state):
             return _run_pushed(game, th, table, n, body)
-        th["frames"].pop()
+        del th["frames"][-1]
         return None
     return run_while
 
@@ -411,11 +413,12 @@ def _simultaneously(game, th, frame, node):
         t_env = dict(env)
         t_env[var] = item
         t_env["self"] = item
-        t = new_thread([], t_env)
+        frames = []
+        t = {"frames": frames, "envs": [t_env], "pending": None}     # (``new_thread``)
         game.steps -= 1                        # its body pushed, as ``push`` does
         if game.steps < 0:
             raise budget.exceeded(game, t, body)
-        t["frames"].append({"n": n})
+        frames.append({"n": n})
         threads.append(t)
     flow["threads"] = threads
     return WAIT
@@ -445,32 +448,44 @@ def _snapshot(game, node) -> dict:
 
 def hold(game, snapshot: dict, i: int, name: str) -> None:
     """Before seat ``i``'s data ``name`` is written while ``snapshot`` is open: the snapshot keeps
-    the section it lies in (a counter's with what was earned) as the block began, copied now
-    if it still shares it with the live sheet (``_snapshot``); a name of no section, all."""
+    the sections it lies in (a counter's with what was earned) as the block began, copied now
+    if it still shares them with the live sheet (``_snapshot``); a name of no section, all.
+    ``Game._held`` remembers, per seat, the names whose sections are held so for this snapshot
+    (``guard`` asks it first): once held, a section is the snapshot's own until the block ends
+    (nothing shares it again: a state put back or loaded comes with a new snapshot)."""
+    held = game._held
+    sheets = snapshot["players"]
+    if held[0] is not snapshot:
+        held = game._held = (snapshot, [set() for _ in sheets])
     live = game.state["players"][i]
-    kept = snapshot["players"][i]
+    kept = sheets[i]
     if kept is live:                           # the first write: a sheet of its own, parts shared
-        kept = snapshot["players"][i] = dict(live)
+        kept = sheets[i] = dict(live)
     try:
-        sections = game.rules._sections[name]
+        sections, names = game.rules._sections[name]
     except (AttributeError, KeyError):
-        sections = _sections(game.rules).get(name) or tuple(live)
-    for key in sections:
+        sections, names = _sections(game.rules).get(name) or (tuple((key, deep_copy) for key in live),
+                                                              (name,))
+    for key, copy in sections:
         part = live.get(key)
         if part is not None and kept.get(key) is part:
-            kept[key] = part.copy() if key in _NUMBERS else deep_copy(part)
-
-
-_NUMBERS = frozenset(("counters", "earned"))     # sections of whole numbers alone: a flat copy
+            kept[key] = copy(part)
+    held[1][i].update(names)
 
 
 def _sections(rules) -> dict:
-    """Player data name -> the sections of a sheet a write of it changes (``hold``), once per
-    ruleset: its kind's, and a counter's earnings with a counter (an earning cap counts them)."""
+    """Player data name -> the sections of a sheet a write of it changes (``hold``), each with
+    how it is copied (sections of whole numbers alone by a flat copy), and the names held with
+    them (those whose sections these are, or some of these); once per ruleset. A name's sections
+    are its kind's, and a counter's earnings with a counter (an earning cap counts them)."""
     found = rules.__dict__.get("_sections")
     if found is None:
-        found = {name: ("counters", "earned") if kind.state_key == "counters" else (kind.state_key,)
-                 for name, kind in rules.player_components.items() if kind.state_key is not None}
+        numbers = (("counters", dict.copy), ("earned", dict.copy))
+        sections = {name: numbers if kind.state_key == "counters" else ((kind.state_key, deep_copy),)
+                    for name, kind in rules.player_components.items() if kind.state_key is not None}
+        keys = {name: {key for key, _ in parts} for name, parts in sections.items()}
+        found = {name: (parts, tuple(other for other in sections if keys[other] <= keys[name]))
+                 for name, parts in sections.items()}
         rules._sections = found
     return found
 
@@ -607,6 +622,16 @@ def only_otherwise(game, th, n: int, who) -> None:
     and runs it next; an error is placed at the choice, as its frame would place it."""
     node = game.rules.nodes[n]
     try:
+        if who.__class__ is Player and game.forced is None:      # the usual case: ``_taken``'s line
+            i = who.seat
+            names = game.seat_names
+            text = f"{names[i] if i < len(names) else seat_label(i)}: " \
+                   f"{node.otherwise_label or 'none of these'} (only option)"
+            if node.told == "secretly":        # (``telling.log_choice``'s first case)
+                game.state["log"].append({"text": text, "to": [i]})
+            else:
+                telling.log_choice(game, th, node, i, text)
+            return
         prompt = None if game.forced is None else node.prompt or f"choose {node.var}"
         _taken(game, th, node, prompt, who, node.otherwise_label or "none of these")
     except RuleError as exc:
@@ -838,7 +863,7 @@ def _choose_in_runner(table, node, node_id):
         if "answer" not in frame:
             return _choose_in(game, th, frame, node)
         opts, answer = frame["opts"], frame["answer"]
-        th["frames"].pop()
+        del th["frames"][-1]
         if otherwise is not None and answer == len(opts) - 1:
             return _run_pushed(game, th, table, n_otherwise, otherwise)
         th["envs"][-1][var] = opts[answer]
@@ -879,11 +904,16 @@ def answer(game, th: dict, player: int, index: int, label: str) -> None:
     pending decision: kept in the history, told as the choice declares, recorded in the
     waiting frame, and the game runs on (``run``). Every answer, a replayed one too, is this."""
     game.memo.clear()
-    game.state["history"].append([player, index])
+    state = game.state
+    state["history"].append([player, index])
     game.thread = th
     frame = th["frames"][-1]
-    telling.log_choice(game, th, game.rules.nodes[frame["n"]], player,
-                       f"{game.seat_names[player]} chose: {label}")
+    node = game.rules.nodes[frame["n"]]
+    text = f"{game.seat_names[player]} chose: {label}"
+    if getattr(node, "told", None) == "secretly":     # (``telling.log_choice``'s first case)
+        state["log"].append({"text": text, "to": [player]})
+    else:
+        telling.log_choice(game, th, node, player, text)
     frame["answer"] = index
     th["pending"] = None
     run(game, th)

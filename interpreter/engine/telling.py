@@ -18,7 +18,6 @@ taken back, so telling the table is left to the designer to declare.
 """
 from __future__ import annotations
 
-from ..dsl import ast
 
 
 TOLD = ("openly", "secretly", "sealed")
@@ -53,9 +52,20 @@ def own_line(game, text: str) -> bool:
     line the engine writes inside the block is given its reader (``Game.log`` and the verbs'
     ``log_to_viewers`` and ``log_move``)."""
     th = game.thread
-    if th is None or not in_block(game, th):
+    if th is None:
         return False
-    game.state["log"].append({"text": text, "to": [th["envs"][0]["self"].seat]})
+    state = game.state
+    threads = state["flow"]["threads"]
+    if not threads:
+        return False
+    me = th["envs"][0]["self"]                     # (``in_block``, written in)
+    if me is None or me.seat >= len(threads) or threads[me.seat] is not th:
+        for t in threads:
+            if t is th:
+                break
+        else:
+            return False
+    state["log"].append({"text": text, "to": [me.seat]})
     return True
 
 
@@ -93,13 +103,13 @@ def log_choice(game, th: dict, node, player: int, text: str) -> None:
     """The line saying what ``player`` chose at ``node`` (the choice, or a verb's call) of ``th``,
     told as that choice declares: its own word, else the default for where it is (sealed inside
     ``simultaneously``, else secretly)."""
-    how = node.told if node.__class__ in _CHOICES else None     # (only choices have the field)
+    how = getattr(node, "told", None)                  # (only choices have the field)
     if how is None:
         how = "sealed" if in_block(game, th) else "secretly"
-    state = game.state
     if how == "secretly":
-        state["log"].append({"text": text, "to": [player]})
+        game.state["log"].append({"text": text, "to": [player]})
         return
+    state = game.state
     if how == "openly":
         state["log"].append({"text": text, "to": None})
         return
@@ -109,5 +119,3 @@ def log_choice(game, th: dict, node, player: int, text: str) -> None:
     if others:
         seal(game, text, others)
 
-
-_CHOICES = frozenset((ast.ChooseIn, ast.ChooseOne))

@@ -16,7 +16,7 @@ from __future__ import annotations
 from .evaluate import Ctx, evaluate
 from ..mechanics import COMPONENTS
 from ..mechanics.component import HIDDEN
-from ..model.values import Player, to_plain
+from ..model.values import PLAYERS, to_plain
 
 
 def view(game, viewer: int) -> dict:
@@ -85,9 +85,24 @@ def _visible(game, key: str, viewer: int, owner: int | None, memo: dict | None =
     memo_key = (id(tree), owner)
     if memo is not None and memo_key in memo:
         return memo[memo_key]
-    env = {"viewer": Player(viewer), "owner": None if owner is None else Player(owner),
-           "self": Player(viewer)}
+    me = PLAYERS[viewer]                    # (shared player values: a value is never changed)
+    env = {"viewer": me, "owner": None if owner is None else PLAYERS[owner], "self": me}
     seen = bool(evaluate(tree, Ctx(game, env)))
     if memo is not None:
         memo[memo_key] = seen
     return seen
+
+
+def seeing(game, key: str, seats, owner: int | None) -> list:
+    """The seats of ``seats`` for whom the ``visible_to`` rule ``key`` holds (all: no rule), as
+    ``_visible`` tells one seat, in one loop (a log line's readers, at every change logged)."""
+    tree = game.rules.visibility.get(key)
+    if tree is None:
+        return list(seats)
+    whose = None if owner is None else PLAYERS[owner]
+    out = []
+    for i in seats:
+        me = PLAYERS[i]
+        if evaluate(tree, Ctx(game, {"viewer": me, "owner": whose, "self": me})):
+            out.append(i)
+    return out
