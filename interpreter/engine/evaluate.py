@@ -11,7 +11,7 @@ from ..mechanics import ATTRIBUTES as VALUE_ATTRIBUTES
 from ..mechanics.grids import ROOM_READERS as _ROOM_READERS
 from ..mechanics.seats import PLAYER_ATTRIBUTES
 from .compile import compiled
-from ..model.values import Condition, Player, Room, RuleError, Zone, describe, items_of, zone_list
+from ..model.values import Condition, Player, Room, RuleError, Zone, describe, items_of
 
 
 class Ctx:
@@ -127,17 +127,18 @@ _MEMBERS: dict = {}       # (zone, owner, n) -> the value of one zone of a group
 def index(container, key, state=None):
     """``container[key]``: lists count from 1, as rules do; records by field name."""
     if type(container) is Zone and state is not None:
-        if container.n is None and type(key) is int:
-            name, of = container.name, container.of         # (zone_list, without its call)
-            live = (state["zones"] if of is None else state["players"][of]["zones"])[name]
-            if live and type(live[0]) is list:              # pile[2]: one zone of a group
-                if not 1 <= key <= len(live):
-                    raise RuleError(f"index {key} is outside 1..{len(live)}")
-                member = _MEMBERS.get((name, of, key))
-                if member is None:                          # values never change: made once
-                    member = _MEMBERS[name, of, key] = Zone(name, of, key)
-                return member
-        container = list(zone_list(state, container))
+        name, of = container.name, container.of             # (zone_list, without its call)
+        live = (state["zones"] if of is None else state["players"][of]["zones"])[name]
+        if container.n is not None:
+            live = live[container.n - 1]
+        elif type(key) is int and live and type(live[0]) is list:     # pile[2]: one zone of a group
+            if not 1 <= key <= len(live):
+                raise RuleError(f"index {key} is outside 1..{len(live)}")
+            member = _MEMBERS.get((name, of, key))
+            if member is None:                              # values never change: made once
+                member = _MEMBERS[name, of, key] = Zone(name, of, key)
+            return member
+        container = live                                    # only read below: not copied
     elif type(container) is dict and type(key) is str and key in container:   # a record's field
         return container[key]
     if type(container) is list:

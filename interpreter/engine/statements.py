@@ -25,15 +25,22 @@ def _who(node, ctx: Ctx) -> int:
 
 def _amounts(node, ctx: Ctx):
     """Every ``(counter, count)`` of a gain, spend or lose, worked out before any is moved."""
-    fixed, plan = node.__dict__.get("_plan") or _planned(node)
-    if fixed:                             # named counters, literal counts: the same every time
+    how, plan = node.__dict__.get("_plan") or _planned(node)
+    if how is _ONE:                       # one named counter, its count an expression (the most run)
+        name, count = plan
+        fn = count.__dict__.get("_fn")                  # its generated code, without evaluate's call
+        count = fn(ctx) if fn is not None else evaluate(count, ctx)
+        if type(count) is not int or count < 0:
+            _refuse(name, count)
+        return ((name, count),)
+    if how is _FIXED:                     # named counters, literal counts: the same every time
         return plan
     out = []
     for name, count, counter in plan:
         if counter is not None:
             name = _counter(counter, ctx)
         if count.__class__ is not int:                  # an expression (a literal is its number)
-            fn = count.__dict__.get("_fn")              # its generated code, without evaluate's call
+            fn = count.__dict__.get("_fn")
             count = fn(ctx) if fn is not None else evaluate(count, ctx)
             if type(count) is not int or count < 0:
                 _refuse(name, count)
@@ -41,18 +48,26 @@ def _amounts(node, ctx: Ctx):
     return out
 
 
+_FIXED, _ONE, _ANY = "fixed", "one", "any"      # how a statement's amounts are worked out (_planned)
+
+
 def _planned(node) -> tuple:
-    """``(fixed, amounts)``, once per statement: each amount as ``(name, count, counter)``, the
+    """``(how, amounts)``, once per statement: each amount as ``(name, count, counter)``, the
     count a number where it is written as one (whole, not negative), else its expression; or,
-    ``fixed``, every amount as ``(name, count)`` when all are named and written so."""
+    ``_FIXED``, every amount as ``(name, count)`` when all are named and written so; or,
+    ``_ONE``, ``(name, expression)`` for one named counter and a count to work out."""
     plan = []
     for amount in node.amounts:
         count = amount.count
         if count.__class__ is ast.Literal and type(count.value) is int and count.value >= 0:
             count = count.value
         plan.append((amount.name, count, amount.counter))
-    fixed = all(counter is None and type(count) is int for _, count, counter in plan)
-    planned = (True, tuple((name, count) for name, count, _ in plan)) if fixed else (False, tuple(plan))
+    if all(counter is None and type(count) is int for _, count, counter in plan):
+        planned = (_FIXED, tuple((name, count) for name, count, _ in plan))
+    elif len(plan) == 1 and plan[0][2] is None:
+        planned = (_ONE, plan[0][:2])
+    else:
+        planned = (_ANY, tuple(plan))
     object.__setattr__(node, "_plan", planned)
     return planned
 
@@ -72,14 +87,20 @@ def _counter(expr, ctx: Ctx) -> str:
 
 
 def gain(game, ctx: Ctx, node) -> None:
-    i = _who(node, ctx)
+    if node.who is None and (me := ctx.env.get("self")) is not None:    # (_who's usual case, inline)
+        i = me.seat
+    else:
+        i = _who(node, ctx)
     for name, count in _amounts(node, ctx):             # every amount worked out first
         game.counters.gain(i, name, count)
 
 
 def spend(game, ctx: Ctx, node) -> None:
     """All or nothing: the total of each counter is checked before any is paid."""
-    i = _who(node, ctx)
+    if node.who is None and (me := ctx.env.get("self")) is not None:    # (_who's usual case, inline)
+        i = me.seat
+    else:
+        i = _who(node, ctx)
     amounts = _amounts(node, ctx)
     if len(amounts) == 1:                          # the usual case: spend checks it before paying
         game.counters.spend(i, *amounts[0])
@@ -102,14 +123,18 @@ def lose(game, ctx: Ctx, node) -> None:
 def assign(game, ctx: Ctx, node) -> None:
     fn = node.value.__dict__.get("_fn")                 # its generated code, without evaluate's call
     value = fn(ctx) if fn is not None else evaluate(node.value, ctx)
-    if type(value) is list or type(value) is dict:      # anything else is kept as it is (budget.kept)
+    kind = type(value)
+    if kind is list:                                    # anything else is kept as it is (budget.kept)
+        value = budget.kept(game, value) if value else []     # (an empty list, the most kept: a copy)
+    elif kind is dict:
         value = budget.kept(game, value)
     _store(game, ctx, node.target, value)
 
 
 def augassign(game, ctx: Ctx, node) -> None:
     current = _load(game, ctx, node.target)
-    delta = items_of(evaluate(node.value, ctx), game.state)
+    fn = node.value.__dict__.get("_fn")                 # its generated code, without evaluate's call
+    delta = items_of(fn(ctx) if fn is not None else evaluate(node.value, ctx), game.state)
     if node.op == "+=":
         if type(current) is list:              # a list grows by a list, or by one item
             value = current + (delta if type(delta) is list else [delta])
@@ -139,14 +164,16 @@ def _store(game, ctx: Ctx, target: tuple, value) -> None:
     """``x = v`` sets a local (or a declared game variable); ``p.x = v`` a player's."""
     env = ctx.env
     name = target[0]
-    if len(target) == 1:
+    if len(target) == 2:                        # p.x = v (the most run)
+        owner = env[name] if name in env else lookup(name, ctx)     # (lookup's first look, inline)
+    elif len(target) == 1:
         if name in env or name not in game.rules.vars:
             env[name] = value
         else:
             game.state["vars"][name] = value
         return
-    owner = env[name] if name in env else lookup(name, ctx)     # (lookup's first look, inline)
-    if len(target) > 2:
+    else:
+        owner = env[name] if name in env else lookup(name, ctx)
         for name in target[1:-1]:
             owner = attribute(owner, name, ctx)
     if type(owner) is Player:                   # (_set_field's usual case, inline)

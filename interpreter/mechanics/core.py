@@ -19,11 +19,8 @@ def _list(value, fn: str, ctx=None) -> list:
 
 def _read(value, fn: str, ctx) -> list:
     """As ``_list``, but a zone's live list itself, not a copy: for a function that only reads
-    it (a numbered group still gives its zones)."""
-    kind = type(value)
-    if kind is list:                          # the usual case
-        return value
-    if kind is Zone:
+    it (a numbered group still gives its zones). Its callers take a list as it is, inline."""
+    if type(value) is Zone:
         of, state = value.of, ctx.game.state      # (zone_list, without its call)
         live = (state["zones"] if of is None else state["players"][of]["zones"])[value.name]
         if value.n is not None:
@@ -35,23 +32,35 @@ def _read(value, fn: str, ctx) -> list:
 
 def count(ctx, args):
     """count(LIST) / count(x for x in LIST if COND): how many"""
-    return len(_read(args[0], "count", ctx))
+    value = args[0]
+    return len(value if type(value) is list else _read(value, "count", ctx))
 
 
 def total(ctx, args):
     """sum(LIST): the total of numbers (0 for an empty list)"""
-    return sum(_read(args[0], "sum", ctx))
+    value = args[0]
+    return sum(value if type(value) is list else _read(value, "sum", ctx))
 
 
 def largest(ctx, args):
     """max(LIST) or max(A, B, ...): the largest (none for an empty list)"""
-    values = _read(args[0], "max", ctx) if len(args) == 1 else args
+    if len(args) == 1:
+        values = args[0]
+        if type(values) is not list:
+            values = _read(values, "max", ctx)
+    else:
+        values = args
     return max(values) if values else None
 
 
 def smallest(ctx, args):
     """min(LIST) or min(A, B, ...): the smallest (none for an empty list)"""
-    values = _read(args[0], "min", ctx) if len(args) == 1 else args
+    if len(args) == 1:
+        values = args[0]
+        if type(values) is not list:
+            values = _read(values, "min", ctx)
+    else:
+        values = args
     return min(values) if values else None
 
 
@@ -71,7 +80,9 @@ def absolute(ctx, args):
 
 def first(ctx, args):
     """first(LIST): the first item, or none"""
-    items = _read(args[0], "first", ctx)
+    items = args[0]
+    if type(items) is not list:
+        items = _read(items, "first", ctx)
     return items[0] if items else None
 
 
@@ -97,18 +108,27 @@ def _extreme(ctx, args, pick):
 
 def any_of(ctx, args):
     """any(LIST): true if some item is true"""
-    return any(_read(args[0], "any", ctx))
+    value = args[0]
+    return any(value if type(value) is list else _read(value, "any", ctx))
 
 
 def all_of(ctx, args):
     """all(LIST): true if every item is true"""
-    return all(_read(args[0], "all", ctx))
+    value = args[0]
+    return all(value if type(value) is list else _read(value, "all", ctx))
 
 
 def unique(ctx, args):
     """unique(LIST): the items without repeats, in first-seen order"""
+    items = args[0]
+    if type(items) is not list:
+        items = _list(items, "unique", ctx)
+    try:                                      # hashable items (the usual case): a dict's keys keep
+        return [*dict.fromkeys(items)]        # the first of equal ones, as the set below does
+    except TypeError:                         # a list or record among them
+        pass
     out, seen, unhashed = [], set(), []       # a set: 100,000 items compared pairwise took hours
-    for item in _list(args[0], "unique", ctx):
+    for item in items:
         kind = type(item)
         if kind is list or kind is dict:           # rare: compared with the other lists and records
             if item in unhashed:
@@ -166,14 +186,15 @@ def as_list(ctx, args):
 
 def flatten(ctx, args):
     """flatten(LISTS): one list of all their items"""
-    parts = _list(args[0], "flatten", ctx)
-    if len(parts) <= _FEW:                    # a few lists (the usual case): joined in a loop,
-        out = []                              # cheaper than the three C passes below
-        for part in parts:
-            if type(part) is not list:
-                break
-            out += part
-        else:                                 # (each part within its limit: a few, so no exhaustion)
+    parts = args[0]
+    if type(parts) is not list:
+        parts = _list(parts, "flatten", ctx)
+    if len(parts) <= _FEW:                    # a few lists (the usual case): added up at C speed
+        try:                                  # (``[] + x`` takes only a list; a few, each within
+            out = sum(parts, [])              # its limit, so no exhaustion)
+        except TypeError:                     # a zone or another value among them
+            pass
+        else:
             return out if len(out) <= limits.MAX_ITEMS else limits.sized(out)
     if {*map(type, parts)} <= _LISTS:         # lists only: at C speed
         limits.length(sum(map(len, parts)))   # refused before it is built
@@ -192,24 +213,32 @@ _FEW = 16
 
 def text(ctx, args):
     """text(A, B, ...): the values written out, separated by spaces (empty ones left out)"""
-    if len(args) == 1 and type(args[0]) is int:     # a number as a string
-        return str(args[0])
-    for value in args:                         # (a loop over a few words beats a set of their types)
-        if type(value) is not str:
-            break
-    else:                                      # strings only (the most written): joined as they are
-        said = " ".join(args) if "" not in args else " ".join(filter(None, args))
-        return said if len(said) <= limits.MAX_CHARS else limits.sized(said)
+    last = args[-1] if args else ""
+    if type(last) is str:                      # (a number usually comes last, when there is one)
+        try:
+            said = " ".join(args)              # strings only (the most written): at C speed
+        except TypeError:                      # another value among them
+            said = _words(ctx, args)
+        else:
+            if "" in args:
+                said = " ".join(filter(None, args))
+    elif len(args) == 1 and type(last) is int:     # a number as a string
+        return str(last)
+    else:
+        said = _words(ctx, args)
+    return said if len(said) <= limits.MAX_CHARS else limits.sized(said)
+
+
+def _words(ctx, args) -> str:
+    """``text`` of values not all strings, empty words left out."""
     for value in args:
         kind = type(value)
         if kind is not str and kind is not int:     # as ``Game.describe`` writes them, a layer less
             names = ctx.game.seat_names
-            said = " ".join(filter(None, [value if type(value) is str else describe(value, names)
+            return " ".join(filter(None, [value if type(value) is str else describe(value, names)
                                           for value in args]))
-            break
-    else:                                      # strings and numbers (str() writes them as describe()
-        said = " ".join(filter(None, map(str, args)))       # does): at C speed, empty words left out
-    return said if len(said) <= limits.MAX_CHARS else limits.sized(said)
+    return " ".join(filter(None, map(str, args)))   # strings and numbers (str() writes them as
+                                                    # describe() does): at C speed
 
 
 def get(ctx, args):

@@ -20,7 +20,7 @@ class Counters:
     def __init__(self, game):
         self.game = game
         self.defs = game.rules.counters
-        self.floors, self.caps, self.earn_capped, self.hooks = _limits(self.defs)
+        self.floors, self.caps, self.hooks = _limits(self.defs)
 
     def _section(self, i: int, name: str) -> dict:
         game = self.game
@@ -34,12 +34,22 @@ class Counters:
     def gain(self, i: int, name: str, amount: int) -> int:
         """Add up to ``amount``; returns what was really added."""
         game = self.game
-        counters = self._section(i, name)
-        if name in self.caps:
-            room = self.headroom(i, name)
+        if game.thread is not None:               # (_section and headroom, inline: the most run)
+            game.guard(i, name)
+        player = game.state["players"][i]
+        counters = player["counters"]
+        if name not in counters:
+            raise RuleError(f"'{name}' is not a counter")
+        limits = self.caps.get(name)
+        if limits is not None:
+            cap, top = limits
+            room = None if cap is None else cap - player["earned"].get(name, 0)
+            if top is not None:
+                left = top - counters[name]
+                room = left if room is None or left < room else room
             amount = 0 if room <= 0 or amount < 0 else amount if amount < room else room
-            if name in self.earn_capped:            # only what was really added counts
-                earned = game.state["players"][i]["earned"]
+            if cap is not None:                     # only what was really added counts
+                earned = player["earned"]
                 earned[name] = earned.get(name, 0) + amount
         counters[name] += amount
         if amount:
@@ -68,8 +78,14 @@ class Counters:
     def spend(self, i: int, name: str, amount: int) -> None:
         """Pay ``amount``; refused if it would go below the floor."""
         game = self.game
-        counters = self._section(i, name)
-        self._afford(counters, i, name, amount)
+        if game.thread is not None:               # (_section and _afford, inline: the most run)
+            game.guard(i, name)
+        counters = game.state["players"][i]["counters"]
+        if name not in counters:
+            raise RuleError(f"'{name}' is not a counter")
+        floor = self.floors[name]
+        if floor is not None and counters[name] - amount < floor:
+            raise RuleError(f"{game.seat_name(i)} cannot spend {amount} {name} (has {counters[name]})")
         counters[name] -= amount
         if amount:
             game.log_to_viewers(f"{game.seat_name(i)} spends {amount} {name}", "counters", name, i)
@@ -103,11 +119,10 @@ class Counters:
 
 def _limits(defs: dict) -> tuple:
     """Each counter's floor; ``(earning cap, ceiling)`` of those a gain may be cut short on; the
-    earning-capped ones; the ``on_gain`` procedures (read once a game, not at every gain)."""
+    ``on_gain`` procedures (read once a game, not at every gain)."""
     return ({name: spec.get("min") for name, spec in defs.items()},
             {name: (spec.get("earn_cap"), spec.get("max")) for name, spec in defs.items()
              if spec.get("earn_cap") is not None or spec.get("max") is not None},
-            {name for name, spec in defs.items() if spec.get("earn_cap") is not None},
             {name: spec["on_gain"] for name, spec in defs.items() if spec.get("on_gain") is not None})
 
 

@@ -93,16 +93,21 @@ def weighed(value) -> int:
     MAX_NODES, its characters over MAX_CHARS_HELD or its nesting over MAX_NESTING, found
     without walking further."""
     kind = type(value)
-    if kind is not list and kind is not dict or not value:     # most values kept are empty lists
+    if kind is list:
+        if len(value) == 1 and MAX_NODES >= 1 and MAX_NESTING >= 1:     # one id or number (the
+            item = value[0]                                      # most kept after an empty list:
+            kind = type(item)                                    # no C pass for it)
+            if kind is str:
+                if len(item) > MAX_CHARS_HELD:
+                    _too_big()
+                return 1
+            if kind is not list and kind is not dict:
+                return 1
+            kind = list
+        elif not value:                                          # (most values kept are empty)
+            return 0
+    elif kind is not dict or not value:
         return 0
-    if kind is list and len(value) == 1 and MAX_NODES >= 1 and MAX_NESTING >= 1:   # then one id
-        item = value[0]                                          # or number (no C pass for it)
-        if type(item) is str:
-            if len(item) > MAX_CHARS_HELD:
-                _too_big()
-            return 1
-        if type(item) is not list and type(item) is not dict:
-            return 1
     items = value if kind is list else value.values()
     if MAX_NESTING >= 2:     # the usual rest: ids, rooms or numbers, or a record of them
         kinds = {*map(type, items)}           # (with empty lists and records: they hold nothing)

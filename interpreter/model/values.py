@@ -346,14 +346,14 @@ def describe(value, names=None) -> str:
     kind = type(value)
     if kind is str:
         return value
-    if kind is int:                          # the most written after strings (labels, costs)
+    if kind is Zone:                         # the most written after strings (every move's log line)
+        said = value.name if value.of is None else f"{seat_label(value.of, names)}'s {value.name}"
+        return said if value.n is None else f"{said} #{value.n}"
+    if kind is int:                          # (labels, costs)
         return str(value)
     if kind is Player:
         i = value.seat
         return names[i] if names is not None and i < len(names) else f"P{i + 1}"
-    if kind is Zone:
-        said = value.name if value.of is None else f"{seat_label(value.of, names)}'s {value.name}"
-        return said if value.n is None else f"{said} #{value.n}"
     if kind is Room:
         return room_name(value)
     if kind is Side:
