@@ -1,7 +1,8 @@
 """The built-ins' short cuts give what their plain paths give: values, errors and limits.
 
-Each plain path here is the built-in as it was written before its short cut (a loop over
-the items); the built-in must agree with it on every input, the refused ones included.
+Each plain path is the built-in as it was written before its short cut (a loop over the
+items: ``unique``'s is still its fallback, ``core._unique_compared``); the built-in must agree
+with it on every input, the refused ones included.
 """
 from __future__ import annotations
 
@@ -27,21 +28,6 @@ def _outcome(fn, *args):
         return ("value", fn(*args))
     except RuleError as exc:
         return ("error", str(exc))
-
-
-def _plain_unique(items):
-    out, seen, unhashed = [], set(), []
-    for item in items:
-        if type(item) in (list, dict):
-            if item in unhashed:
-                continue
-            unhashed.append(item)
-        elif item in seen:
-            continue
-        else:
-            seen.add(item)
-        out.append(item)
-    return out
 
 
 def _plain_flatten(ctx, parts):
@@ -74,7 +60,7 @@ def test_unique_keeps_the_first_of_equal_items_as_the_set_did():
     for _ in range(2000):
         items = [_value(rnd) for _ in range(rnd.randrange(8))]
         got = core.unique(None, [items])
-        assert got == _plain_unique(items) and [type(x) for x in got] == [type(x) for x in _plain_unique(items)]
+        assert got == core._unique_compared(items) and [type(x) for x in got] == [type(x) for x in core._unique_compared(items)]
         assert got is not items
     assert core.unique(None, [[1, True, 1.0 == 1]]) == [1]          # equal values, as a set sees them
 

@@ -675,13 +675,13 @@ class _Generator:
         if self.typing is not None:
             self.typing.params = {local[p] for p in params} | {me}
         line = self.line
-        line(0, f"def {fname}(ctx{', ' if args else ''}{args}{', nested=False' if self.bounded(name) else ''}):")
+        bounded = self.bounded(name)
+        line(0, f"def {fname}(ctx{', ' if args else ''}{args}{', nested=False' if bounded else ''}):")
         line(1, "game = ctx.game")
         if not selfless:                           # else one value whoever asks: no self in the key
             line(1, f"{me} = ctx.env.get('self')")
         self.memo_key(name, [local[p] for p in params], None if selfless else me)
         mark = len(self.lines)                     # the state's local after the memo (hot_locals)
-        bounded = self.bounded(name)
         if bounded:                                # no depth kept: a step when nested (``bounded``)
             line(1, "if nested or game.depth:")
             line(2, "game.steps -= 1")

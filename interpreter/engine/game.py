@@ -370,16 +370,7 @@ class Game:
         else:
             index = self._index(choice, self._labels(th))
         label = machine.label(self, th, index)     # built before anything changes: it may fail
-        if not self._sealed or self.pause is not None or self.forced is not None or self.tracer is not None:
-            return self._all_or_nothing(th, machine.answer, self, th, player, index, label)
-        saved = self._replay_point()           # (``_all_or_nothing`` of a sealed game, inline)
-        try:
-            machine.answer(self, th, player, index, label)
-        except BaseException as exc:
-            reported = self._undone(saved, exc)
-            if reported is exc:
-                raise
-            raise reported from exc
+        self._all_or_nothing(th, machine.answer, self, th, player, index, label)
 
     def resume(self) -> None:
         """Run on to the next decisions after a stop between statements (``pause``)."""
@@ -395,18 +386,13 @@ class Game:
         try:
             run(*args)
         except BaseException as exc:
-            reported = self._undone(saved, exc)
+            self._restore(saved)
+            reported = _reported(exc)
             if reported is exc:
                 raise
             raise reported from exc
         finally:
             self._partial = None
-
-    def _undone(self, saved: tuple, exc: BaseException) -> BaseException:
-        """A call failed with ``exc``: the state put back as ``saved`` has it, and the error to
-        raise (ours or the content's, as ``_reported`` tells)."""
-        self._restore(saved)
-        return _reported(exc)
 
     def _seat(self, player) -> int:
         """``player`` checked: the seat number of a person in this game."""

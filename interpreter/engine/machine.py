@@ -622,16 +622,6 @@ def only_otherwise(game, th, n: int, who) -> None:
     and runs it next; an error is placed at the choice, as its frame would place it."""
     node = game.rules.nodes[n]
     try:
-        if who.__class__ is Player and game.forced is None:      # the usual case: ``_taken``'s line
-            i = who.seat
-            names = game.seat_names
-            text = f"{names[i] if i < len(names) else seat_label(i)}: " \
-                   f"{node.otherwise_label or 'none of these'} (only option)"
-            if node.told == "secretly":        # (``telling.log_choice``'s first case)
-                game.state["log"].append({"text": text, "to": [i]})
-            else:
-                telling.log_choice(game, th, node, i, text)
-            return
         prompt = None if game.forced is None else node.prompt or f"choose {node.var}"
         _taken(game, th, node, prompt, who, node.otherwise_label or "none of these")
     except RuleError as exc:
@@ -904,16 +894,11 @@ def answer(game, th: dict, player: int, index: int, label: str) -> None:
     pending decision: kept in the history, told as the choice declares, recorded in the
     waiting frame, and the game runs on (``run``). Every answer, a replayed one too, is this."""
     game.memo.clear()
-    state = game.state
-    state["history"].append([player, index])
+    game.state["history"].append([player, index])
     game.thread = th
     frame = th["frames"][-1]
-    node = game.rules.nodes[frame["n"]]
-    text = f"{game.seat_names[player]} chose: {label}"
-    if getattr(node, "told", None) == "secretly":     # (``telling.log_choice``'s first case)
-        state["log"].append({"text": text, "to": [player]})
-    else:
-        telling.log_choice(game, th, node, player, text)
+    telling.log_choice(game, th, game.rules.nodes[frame["n"]], player,
+                       f"{game.seat_names[player]} chose: {label}")
     frame["answer"] = index
     th["pending"] = None
     run(game, th)

@@ -87,20 +87,14 @@ def _counter(expr, ctx: Ctx) -> str:
 
 
 def gain(game, ctx: Ctx, node) -> None:
-    if node.who is None and (me := ctx.env.get("self")) is not None:    # (_who's usual case, inline)
-        i = me.seat
-    else:
-        i = _who(node, ctx)
+    i = _who(node, ctx)
     for name, count in _amounts(node, ctx):             # every amount worked out first
         game.counters.gain(i, name, count)
 
 
 def spend(game, ctx: Ctx, node) -> None:
     """All or nothing: the total of each counter is checked before any is paid."""
-    if node.who is None and (me := ctx.env.get("self")) is not None:    # (_who's usual case, inline)
-        i = me.seat
-    else:
-        i = _who(node, ctx)
+    i = _who(node, ctx)
     amounts = _amounts(node, ctx)
     if len(amounts) == 1:                          # the usual case: spend checks it before paying
         game.counters.spend(i, *amounts[0])
@@ -164,16 +158,14 @@ def _store(game, ctx: Ctx, target: tuple, value) -> None:
     """``x = v`` sets a local (or a declared game variable); ``p.x = v`` a player's."""
     env = ctx.env
     name = target[0]
-    if len(target) == 2:                        # p.x = v (the most run)
-        owner = env[name] if name in env else lookup(name, ctx)     # (lookup's first look, inline)
-    elif len(target) == 1:
+    if len(target) == 1:
         if name in env or name not in game.rules.vars:
             env[name] = value
         else:
             game.state["vars"][name] = value
         return
-    else:
-        owner = env[name] if name in env else lookup(name, ctx)
+    owner = env[name] if name in env else lookup(name, ctx)     # (lookup's first look, inline)
+    if len(target) > 2:
         for name in target[1:-1]:
             owner = attribute(owner, name, ctx)
     if type(owner) is Player:                   # (_set_field's usual case, inline)

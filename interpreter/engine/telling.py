@@ -52,20 +52,9 @@ def own_line(game, text: str) -> bool:
     line the engine writes inside the block is given its reader (``Game.log`` and the verbs'
     ``log_to_viewers`` and ``log_move``)."""
     th = game.thread
-    if th is None:
+    if th is None or not in_block(game, th):
         return False
-    state = game.state
-    threads = state["flow"]["threads"]
-    if not threads:
-        return False
-    me = th["envs"][0]["self"]                     # (``in_block``, written in)
-    if me is None or me.seat >= len(threads) or threads[me.seat] is not th:
-        for t in threads:
-            if t is th:
-                break
-        else:
-            return False
-    state["log"].append({"text": text, "to": [me.seat]})
+    game.state["log"].append({"text": text, "to": [th["envs"][0]["self"].seat]})
     return True
 
 

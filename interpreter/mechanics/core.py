@@ -44,24 +44,22 @@ def total(ctx, args):
 
 def largest(ctx, args):
     """max(LIST) or max(A, B, ...): the largest (none for an empty list)"""
-    if len(args) == 1:
-        values = args[0]
-        if type(values) is not list:
-            values = _read(values, "max", ctx)
-    else:
-        values = args
+    values = _values(ctx, args, "max")
     return max(values) if values else None
 
 
 def smallest(ctx, args):
     """min(LIST) or min(A, B, ...): the smallest (none for an empty list)"""
-    if len(args) == 1:
-        values = args[0]
-        if type(values) is not list:
-            values = _read(values, "min", ctx)
-    else:
-        values = args
+    values = _values(ctx, args, "min")
     return min(values) if values else None
+
+
+def _values(ctx, args, fn: str):
+    """The values ``max`` and ``min`` compare: one list's items (read, not copied), or the arguments."""
+    if len(args) != 1:
+        return args
+    values = args[0]
+    return values if type(values) is list else _read(values, fn, ctx)
 
 
 def inclusive_range(ctx, args):
@@ -124,9 +122,13 @@ def unique(ctx, args):
     if type(items) is not list:
         items = _list(items, "unique", ctx)
     try:                                      # hashable items (the usual case): a dict's keys keep
-        return [*dict.fromkeys(items)]        # the first of equal ones, as the set below does
+        return [*dict.fromkeys(items)]        # the first of equal ones, as the loop does
     except TypeError:                         # a list or record among them
-        pass
+        return _unique_compared(items)
+
+
+def _unique_compared(items: list) -> list:
+    """``unique`` of any items: lists and records compared with one another, the rest hashed."""
     out, seen, unhashed = [], set(), []       # a set: 100,000 items compared pairwise took hours
     for item in items:
         kind = type(item)

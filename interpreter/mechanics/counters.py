@@ -34,22 +34,13 @@ class Counters:
     def gain(self, i: int, name: str, amount: int) -> int:
         """Add up to ``amount``; returns what was really added."""
         game = self.game
-        if game.thread is not None:               # (_section and headroom, inline: the most run)
-            game.guard(i, name)
-        player = game.state["players"][i]
-        counters = player["counters"]
-        if name not in counters:
-            raise RuleError(f"'{name}' is not a counter")
+        counters = self._section(i, name)
         limits = self.caps.get(name)
         if limits is not None:
-            cap, top = limits
-            room = None if cap is None else cap - player["earned"].get(name, 0)
-            if top is not None:
-                left = top - counters[name]
-                room = left if room is None or left < room else room
+            room = self.headroom(i, name)
             amount = 0 if room <= 0 or amount < 0 else amount if amount < room else room
-            if cap is not None:                     # only what was really added counts
-                earned = player["earned"]
+            if limits[0] is not None:               # an earning cap: only what was really added counts
+                earned = game.state["players"][i]["earned"]
                 earned[name] = earned.get(name, 0) + amount
         counters[name] += amount
         if amount:
@@ -78,14 +69,8 @@ class Counters:
     def spend(self, i: int, name: str, amount: int) -> None:
         """Pay ``amount``; refused if it would go below the floor."""
         game = self.game
-        if game.thread is not None:               # (_section and _afford, inline: the most run)
-            game.guard(i, name)
-        counters = game.state["players"][i]["counters"]
-        if name not in counters:
-            raise RuleError(f"'{name}' is not a counter")
-        floor = self.floors[name]
-        if floor is not None and counters[name] - amount < floor:
-            raise RuleError(f"{game.seat_name(i)} cannot spend {amount} {name} (has {counters[name]})")
+        counters = self._section(i, name)
+        self._afford(counters, i, name, amount)
         counters[name] -= amount
         if amount:
             game.log_to_viewers(f"{game.seat_name(i)} spends {amount} {name}", "counters", name, i)
