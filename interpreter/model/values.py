@@ -113,7 +113,7 @@ class Room(Value):
     saving, pickling and copying never see them), its cell's key in its grid's items
     (``cell``) and, where its grid's geometry made it (``grids``), its sides (``sides``): what
     generated code reads of it without a table look-up. A room made elsewhere (decoded,
-    unpickled, ``room(g, r, c)``) works its key out when first read; its ``sides`` is
+    unpickled, ``room(g, r, c)``) works its key out when made; its ``sides`` is
     ``unset``, and the reader asks the geometry."""
     __slots__ = ("grid", "of", "r", "c", "cell", "sides")
     grid: str
@@ -127,13 +127,11 @@ class Room(Value):
     def grid_value(self) -> Grid:
         return Grid(self.grid, self.of)
 
-    def __getattr__(self, name: str):              # (only for a slot left empty)
-        if name == "cell":
-            key = self.cell = cell_key(self.r, self.c)
-            return key
-        if name == "sides":
-            return Room.unset
-        raise AttributeError(name)
+    def __post_init__(self):
+        # Set here, not worked out on a first read by ``__getattr__``: a class with one has no
+        # specialised attribute reads in CPython, so every ``room.r`` took the slow path.
+        self.cell = cell_key(self.r, self.c)
+        self.sides = Room.unset
 
 
 @dataclass(unsafe_hash=True)
@@ -168,19 +166,11 @@ class Side(Value):
             return f"{r - 1},{c},s"
         return f"{r},{c},{side}"
 
-    def __getattr__(self, name: str):              # (only for a slot left empty)
-        if name == "edge":
-            key = self.edge = Side.edge_key(self.r, self.c, self.side)
-            return key
-        if name == "cell":
-            key = self.cell = cell_key(self.r, self.c)
-            return key
-        if name == "home":
-            room = self.home = Room(self.grid, self.of, self.r, self.c)
-            return room
-        if name == "across":
-            return Room.unset
-        raise AttributeError(name)
+    def __post_init__(self):                       # (as ``Room``'s: no ``__getattr__``)
+        self.cell = cell_key(self.r, self.c)
+        self.edge = Side.edge_key(self.r, self.c, self.side)
+        self.home = Room(self.grid, self.of, self.r, self.c)
+        self.across = Room.unset
 
 
 @dataclass(slots=True, unsafe_hash=True)
