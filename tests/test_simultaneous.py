@@ -13,7 +13,7 @@ import random
 
 import pytest
 
-from interpreter.engine.game import Game
+from interpreter.engine.game import Game, sealed_state
 from interpreter.model.values import RuleError
 
 from test_language import toy_with
@@ -122,7 +122,7 @@ simultaneously for each p in players:
 def test_a_part_no_thread_writes_is_shared_until_someone_outside_may_write_it(tmp_path):
     game = Game.new(toy_with(tmp_path, SHARED), players=2, seed=1)
     game.apply(0, 0)                                      # the block begins in a sealed game
-    state = game.__dict__["state"]                        # read without exposing the game
+    state = sealed_state(game)                            # read without exposing the game
     snapshot = state["flow"]["snapshot"]
     assert snapshot["vars"] is state["vars"] and snapshot["zones"] is state["zones"]
     assert snapshot["players"] is not state["players"]   # a list of its own (sheets: below)
@@ -139,7 +139,7 @@ def test_a_part_no_thread_writes_is_shared_until_someone_outside_may_write_it(tm
 def test_a_sheet_is_shared_until_its_players_thread_writes_it(tmp_path):
     game = Game.new(toy_with(tmp_path, SHARED), players=2, seed=1)
     game.apply(0, 0)                                      # the block begins in a sealed game
-    state = game.__dict__["state"]
+    state = sealed_state(game)
     sheets = state["flow"]["snapshot"]["players"]
     assert sheets is not state["players"] and all(map(operator.is_, sheets, state["players"]))
     game.apply(0, 1)                                      # P1 gains 2 coin: only that is kept
@@ -165,7 +165,7 @@ def test_shared_sheets_play_as_copied_ones(lairs_rules):
         assert sealed.to_data() == exposed.to_data()
         seen = sealed.clone()                             # (a view reads the state: it would expose)
         assert [seen.view(i) for i in range(3)] == [exposed.view(i) for i in range(3)]
-        blocks += sealed.__dict__["state"]["flow"]["snapshot"] is not None
+        blocks += sealed_state(sealed)["flow"]["snapshot"] is not None
         d = sealed.pending()[0]
         k = rnd.randrange(d.count)
         sealed.apply(d.player, k)

@@ -15,7 +15,7 @@ import pytest
 
 from interpreter.content.ruleset import load_ruleset
 from interpreter.engine import game as game_module
-from interpreter.engine.game import Game
+from interpreter.engine.game import Game, sealed_state
 from interpreter.model.values import RuleError, decode
 from test_language import toy_with
 
@@ -65,7 +65,7 @@ def test_a_failure_halfway_changes_nothing_and_the_game_goes_on_as_its_twin(fail
         game.apply(player, index)
         twin.apply(player, index)
     failing_seat = game.pending()[0].player if where == "main" else 1
-    assert (where == "main") == (not game.__dict__["state"]["flow"]["threads"])
+    assert (where == "main") == (not sealed_state(game)["flow"]["threads"])
     before = game.to_json()
     with pytest.raises(RuleError, match=r"flow\.yaml:\d+:\d+: .*cannot spend 20 coin"):
         game.apply(failing_seat, option)
@@ -127,7 +127,7 @@ def test_failures_far_from_the_saved_position_inside_and_outside_simultaneously(
         d = game.pending()[0]
         k = rnd.randrange(d.count)
         if game.answered()[0] % 3 == 0:
-            blocked = bool(game.__dict__["state"]["flow"]["threads"])
+            blocked = bool(sealed_state(game)["flow"]["threads"])
             before = game.to_json()
             armed["on"] = True
             try:

@@ -137,17 +137,23 @@ def _expansions_differ(rules, saved: list) -> str:
 class Game:
     """A game of a loaded ruleset; all of its state is ``self.state``."""
 
+    # The engine's own attributes are slots: ``apply`` swaps the class (``_Sealed``), which on
+    # CPython 3.11 leaves every read of an instance dict's attribute unspecialised (about three
+    # times slower). ``__dict__`` is for attributes others set (a tool's, a test's).
+    __slots__ = ("rules", "people", "seat_names", "thread", "table_keys", "counters", "verbs",
+                 "functions", "runners", "memo", "_partial", "_sealed", "_base", "_swap", "_held",
+                 "queued", "pause", "paused", "forced", "steps", "depth", "running", "state", "__dict__")
+
     tracer = None
     """Told what runs, for the workbench (``tracer.ran(game, node, arm=None)``; docs/architecture.md
     "The trace hook"): None, the default, costs one test per block and statement; ``Game.new(tracer=)``
     sets it on one game, setting it on the class traces every game of the process."""
 
-    running = False
-    """True while the machine runs (``machine.run``): an ``evaluate`` then (a built-in reading a
-    ruleset function) spends the run's budget instead of starting one of its own."""
-
     def __init__(self, rules, state: dict):
         self.rules = rules
+        # True while the machine runs (``machine.run``): an ``evaluate`` then (a built-in reading
+        # a ruleset function) spends the run's budget instead of starting one of its own.
+        self.running = False
         self.state = state
         self.people = state["people"]
         self.seat_names = [seat_label(i) for i in range(self.people)] + [
@@ -218,11 +224,11 @@ class Game:
 
     def to_json(self) -> str:
         # Key order is kept (not sorted), so records read back exactly as they were.
-        return json.dumps(self.__dict__["state"], separators=(",", ":"), ensure_ascii=False, default=encode)
+        return json.dumps(sealed_state(self), separators=(",", ":"), ensure_ascii=False, default=encode)
 
     def to_data(self) -> dict:
         """The state as pure JSON data: engine values written as ``{"$": kind, ...}``."""
-        return to_plain(self.__dict__["state"])
+        return to_plain(sealed_state(self))
 
     @classmethod
     def from_json(cls, rules, text: str) -> "Game":
@@ -242,7 +248,7 @@ class Game:
         return _sealed(cls.load(rules, json.loads(text, object_hook=decode)))
 
     def clone(self) -> "Game":
-        return _sealed(Game(self.rules, plain_copy(self.__dict__["state"])))
+        return _sealed(Game(self.rules, plain_copy(sealed_state(self))))
 
     # ------------------------------------------------------------- seats
     def seat_name(self, i: int) -> str:
@@ -261,7 +267,7 @@ class Game:
     # ------------------------------------------------------------- deciding
     @property
     def over(self) -> bool:
-        return self.__dict__["state"]["result"] is not None
+        return sealed_state(self)["result"] is not None
 
     @property
     def result(self) -> dict | None:
@@ -269,19 +275,19 @@ class Game:
 
         ``returns`` (floats, see engine/returns.py) are worked out here, never stored.
         """
-        result = self.__dict__["state"]["result"]
+        result = sealed_state(self)["result"]
         if result is None:
             return None
         from .returns import returns_of
         return {**result, "returns": returns_of(self, result)}
 
     def _threads(self):
-        flow = self.__dict__["state"]["flow"]
+        flow = sealed_state(self)["flow"]
         return flow["threads"] or [flow["main"]]
 
     def pending(self) -> list[Decision]:
         """Every decision waiting for an answer (several during simultaneous play)."""
-        flow = self.__dict__["state"]["flow"]
+        flow = sealed_state(self)["flow"]
         out = []
         fetch = self._fetch
         for th in flow["threads"] or (flow["main"],):
@@ -328,7 +334,7 @@ class Game:
     def answered(self) -> tuple[int, list | None]:
         """How many answers the game has had, and the last one (``[player, index]``), read
         without ``state`` (reading it makes a sealed game copy before every call)."""
-        history = self.__dict__["state"]["history"]
+        history = sealed_state(self)["history"]
         return len(history), (list(history[-1]) if history else None)
 
     def decision_for(self, player: int) -> Decision | None:
@@ -533,7 +539,7 @@ class Game:
                        else next((t for t, old in zip(flow["threads"], threads) if old is thread), None))
 
     def _waiting_thread(self, player: int) -> dict:
-        state = self.__dict__["state"]
+        state = sealed_state(self)
         if state["result"] is not None:
             raise IllegalAction("the game is over")
         flow = state["flow"]
@@ -818,6 +824,12 @@ class Game:
         return evaluate(tree, Ctx(self, scope))
 
 
+# ``sealed_state(game)``: the state read through the slot itself, so a sealed game stays sealed
+# (the engine's own reads outside a call, and tests that look without touching).
+sealed_state = Game.__dict__["state"].__get__
+_set_state = Game.__dict__["state"].__set__
+
+
 class _Sealed(Game):
     """A game whose state nothing outside the engine has read (``Game.new``, ``from_json``,
     ``clone``): a failed call is undone by replaying from a saved position, so a call costs
@@ -831,12 +843,12 @@ class _Sealed(Game):
     @property
     def state(self) -> dict:
         self._expose()
-        return self.__dict__["state"]
+        return sealed_state(self)
 
     @state.setter
     def state(self, value: dict) -> None:
         self._expose()
-        self.__dict__["state"] = value
+        _set_state(self, value)
 
 
 def _sealed(game: Game) -> Game:
