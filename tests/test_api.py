@@ -215,6 +215,8 @@ def _frame(data):
     (lambda d: d.pop("rng"), r"at \$: 'rng' is a required property"),
     (lambda d: d["history"].append([99, 0]), r"\$\.history\[\d+\]\[0\]: seat 99 is not a person's seat"),
     (lambda d: d["history"].append(["0", 0]), r"\$\.history\[\d+\]\[0\]: '0' is not of type 'integer'"),
+    (lambda d: d["players"][0]["counters"].update(coin=3.0), r"\$\.players\[0\]\.counters\.coin: 3\.0 is not of type 'integer'"),
+    (lambda d: d["history"].append([0, 1.0]), r"\$\.history\[\d+\]\[1\]: 1\.0 is not of type 'integer'"),
     (lambda d: d["players"][0]["counters"].pop("mov"), r"\$\.players\[0\]\.counters: missing mov"),
     (lambda d: d["players"][0]["counters"].update(gold=1), r"declares no gold"),
     (lambda d: d["players"].pop(), r"\$\.players: 1 seats, but the state has 2"),

@@ -38,6 +38,10 @@ def _validator(schema: dict):
 
 @functools.cache
 def _validator_of(schema: dict):
+    return strict_validator(schema)
+
+
+def strict_validator(schema: dict):
     """A validator of ``schema`` with strict integers (jsonschema is imported only when a file
     must be checked: most loads find their files checked already, see ``checked.py``)."""
     from jsonschema import Draft202012Validator, validators

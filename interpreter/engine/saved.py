@@ -12,6 +12,7 @@ import functools
 import json
 
 from ..content.bundled import SCHEMAS
+from ..content.schema_check import strict_validator
 
 
 class StateError(ValueError):
@@ -20,9 +21,10 @@ class StateError(ValueError):
 
 @functools.cache
 def _validator(name: str):
-    from jsonschema import Draft202012Validator
+    """Integers strict, as in content files: a counter of ``3.0`` or a ``1.0``-th option is
+    refused here, not met in play (JSON Schema's own ``integer`` admits them)."""
     schema = json.loads((SCHEMAS / name).read_text(encoding="utf-8"))
-    return Draft202012Validator(schema)
+    return strict_validator(schema)
 
 
 def json_path(parts) -> str:
