@@ -26,6 +26,7 @@ generator binding ``self``) is left to the closures of ``compile.py``.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import importlib.util
@@ -129,7 +130,7 @@ def _compare_error(op, a, b):
 
 
 def _condition_reader(Ctx, compiled):
-    def condition(ctx, record_id, tree):
+    def condition(ctx, record_id, tree=None):
         """A record's condition field read (``evaluate._field``): ``self`` and ``this`` its locals."""
         fn = tree.__dict__.get("_fn")            # (evaluate's own look-up, without its call)
         return (fn or compiled(tree))(Ctx(ctx.game, {"self": ctx.env.get("self"), "this": record_id}))
@@ -390,6 +391,7 @@ class _Generator:
         self.self_readers: dict = {}       # ruleset function -> whether it may read self (``reads_self``)
         self.written_sizes: dict = {}      # inlinable ruleset function -> nodes a call writes
         self.condition_fields: dict = {}   # attribute -> {record id: its condition's expression}
+        self.condition_call_tables: dict = {}  # attribute -> {record id: fn(ctx, record id)}
         self.generators = 0                # generators being written, one inside another
         self.runners: set = set()          # node ids of blocks that blocks run directly (``run_block``)
         self.filter_names: dict = {}       # id(choose) -> the name of its options' function
@@ -614,6 +616,7 @@ class _Generator:
                             lambda n: n.__class__ is ast.ChooseIn and n.cond is not None)
         self.filter_names = {id(node): name for name, node in filters}
         blocks = self.each(rules.nodes, "B", self.block, lambda n: n.__class__ is ast.Block)
+        conditions = self.condition_roots()
         program.source = "\n".join(self.lines) + "\n"
         code = compiled_code(program.source, f"<rulebook {rules.folder}>")
         exec(code, self.namespace)                  # our source only; content is in the constants
@@ -625,10 +628,34 @@ class _Generator:
             program.filters[id(node)] = (node, self.namespace[name])
         for name, node in blocks:
             program.blocks[id(node)] = (node, self.namespace[name])
+        for calls, rid, name in conditions:
+            calls[rid] = self.namespace[name]
         generated = {id(node): self.namespace[name] for name, node in blocks}
         for nid in self.runners:                    # a block left to the machine: it runs the frame
             self.namespace[f"R{nid}"] = generated.get(id(rules.nodes[nid]), _machine_runs)
         return program
+
+    def condition_roots(self) -> list:
+        """A ``D`` function (``condition_root``) for each condition field the code reads (those
+        read only in ``D`` functions too), as ``[(its table, record id, D name)]`` to put in
+        the tables once compiled; a field the generator leaves out keeps ``CONDITION``."""
+        written, done, names = [], set(), {}
+        while len(done) < len(self.condition_call_tables):
+            for field in [f for f in self.condition_call_tables if f not in done]:
+                done.add(field)
+                calls = self.condition_call_tables[field]
+                for rid, tree in self.conditions(field).items():
+                    if id(tree) not in names:
+                        mark, name = len(self.lines), self.fresh("D")
+                        try:
+                            self.twice(self.condition_root, name, tree)
+                        except Unsupported:
+                            del self.lines[mark:]
+                            name = None
+                        names[id(tree)] = name
+                    if names[id(tree)] is not None:
+                        written.append((calls, rid, names[id(tree)]))
+        return written
 
     def callee_order(self) -> list:
         """The ruleset's functions, each after those it calls (a cycle in the order met), with a
@@ -1419,8 +1446,8 @@ class _Generator:
             line(d, "else:")
             if self.conditions(name):
                 c = self.fresh()
-                line(d + 1, f"{c} = {self.const(self.conditions(name))}.get({obj})")
-                line(d + 1, f"{t} = {reader}(ctx, {obj}) if {c} is None else CONDITION(ctx, {obj}, {c})")
+                line(d + 1, f"{c} = {self.condition_calls(name)}.get({obj})")
+                line(d + 1, f"{t} = {reader}(ctx, {obj}) if {c} is None else {c}(ctx, {obj})")
                 return t
             line(d + 1, f"{t} = {reader}(ctx, {obj})")
             return self.sorted_as(t, self.field_sort(name))
@@ -1444,8 +1471,8 @@ class _Generator:
             line(d + 1, "else:")
             if conditions:                             # or its condition, evaluated now
                 c = self.fresh()
-                line(d + 2, f"{c} = {self.const(conditions)}.get({obj})")
-                line(d + 2, f"{t} = {reader}(ctx, {obj}) if {c} is None else CONDITION(ctx, {obj}, {c})")
+                line(d + 2, f"{c} = {self.condition_calls(name)}.get({obj})")
+                line(d + 2, f"{t} = {reader}(ctx, {obj}) if {c} is None else {c}(ctx, {obj})")
             else:
                 line(d + 2, f"{t} = {reader}(ctx, {obj})")
             word = "elif"
@@ -1550,6 +1577,33 @@ class _Generator:
                 rid: rules.expressions[record[name].key] for rid, record in rules.entities.items()
                 if type(record.get(name)) is Condition}
         return found
+
+    def condition_calls(self, name: str) -> str:
+        """The constant {record id: ``fn(ctx, record id)``, its condition field ``name`` worked
+        out}: a generated ``D`` function once ``build`` has written it (``condition_root``), the
+        closures' reading through ``CONDITION`` until then (or when the generator leaves it out)."""
+        calls = self.condition_call_tables.get(name)
+        if calls is None:
+            calls = self.condition_call_tables[name] = {
+                rid: functools.partial(self.namespace["CONDITION"], tree=tree)
+                for rid, tree in self.conditions(name).items()}
+        return self.const(calls)
+
+    def condition_root(self, name: str, tree) -> None:
+        """``def D(ctx, this)``: a record's condition field as ``evaluate._field`` works it out,
+        ``self`` the reader's (``ctx`` is the reader's own: a function it calls sees the same
+        ``self``), ``this`` the record, and no other local of the thread (a static scope)."""
+        me, this = self.fresh("v"), self.fresh("v")
+        self.line(0, f"def {name}(ctx, {this}):")
+        mark = len(self.lines)
+        self.line(1, f"{me} = ctx.env.get({self.const('self')})")
+        scope = _Scope({"self": me, "this": this}, dynamic=False,
+                       keys={"self": _SELF_KEY, "this": (("param", "this"), 0, None)})
+        if self.typing is not None:
+            self.typing.params = {this, me}
+        result = self.with_cells(tree, scope, 1)
+        self.line(1, f"return {result}")
+        self.hot_locals(mark)
 
     def room_tags(self) -> str:
         """The constant {grid: {(row, col): its tags}}: a room's tags, as grids' geometry has them."""
