@@ -2359,13 +2359,13 @@ class _Generator:
             test = self.ints_test((a, node and node.left), (b, node and node.right))
             if not test:                               # two numbers for sure: no other case
                 self.line(d, f"{t} = {a} {op} {b}")
-                self.line(d, f"if not -SMALL < {t} < SMALL:")
+                self.line(d, f"if not {_LOW} < {t} < {_HIGH}:")
                 self.line(d + 1, f"{t} = NUMBER({t})")
                 self.ints.add(t)
                 return t
             self.line(d, f"if {test}:")
             self.line(d + 1, f"{t} = {a} {op} {b}")
-            self.line(d + 1, f"if not -SMALL < {t} < SMALL:")
+            self.line(d + 1, f"if not {_LOW} < {t} < {_HIGH}:")
             self.line(d + 2, f"{t} = NUMBER({t})")
             word = "elif"
         for kind in (list, str) if lists else ():
@@ -2591,6 +2591,7 @@ _TYPES = {"int": int, "str": str, "list": list, "dict": dict, "bool": bool, "Zon
 _GAME = re.compile(r"\bctx\.game\b")
 _STATE = re.compile(r"\bctx\.game\.state\b")
 
+_LOW, _HIGH = -SMALL, SMALL         # as literals in the source: constants (``-SMALL`` made a number a test)
 _LEAVES = (ast.Literal, ast.Name)
 _UNCELLED = (ast.Literal, ast.Name, ast.ListExpr, ast.DictExpr, ast.Generator)   # never a cell
 _SELF_KEY = (("self",), 0, None)       # the acting player, as ``ctx.env.get('self')`` gives it
