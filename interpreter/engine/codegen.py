@@ -2121,7 +2121,7 @@ class _Generator:
             terms.append(f"(len({value}) if type({value}) in SIZED_T else 0)" if walks == "lists"
                          else f"{self.is_(value, 'list')} or {self.is_(value, 'dict')}")
         if walks == "lists" and terms:
-            self.line(d, f"if {' + '.join(terms + ([str(known)] if known else []))} >= BUDGET.NODES_PER_STEP:")
+            self.line(d, f"if {' + '.join(terms + ([str(known)] if known else []))} >= {budget.NODES_PER_STEP}:")
         elif walks == "lists":
             if known < budget.NODES_PER_STEP:
                 return
@@ -2281,7 +2281,7 @@ class _Generator:
             a, b = a, self.atom(node.right, scope, d)
             test = f"{a} in {b}" if op == "in" else f"{a} not in {b}"
             zone = "" if node.left.__class__ is ast.Literal else f" and type({a}) is not Zone"   # a literal is none
-            guard = self.folded(f"type({b}) is list{zone} and len({b}) < BUDGET.NODES_PER_STEP", [a, b])
+            guard = self.folded(f"type({b}) is list{zone} and len({b}) < {budget.NODES_PER_STEP}", [a, b])
             return f"({test} if {guard} else ZONE_OP({k}, {a}, {b}, ctx))"     # a long list: charged there
         if op in ("<", "<=", ">", ">="):
             test = self.ints_test((a, node.left), (b, node.right))
@@ -2327,7 +2327,7 @@ class _Generator:
             line(d, "else:")
         inner = d + (word == "elif")
         line(inner, f"{value} = {reader}(ctx, {obj})")
-        line(inner, f"{t} = ({a} {op} {value} if {self.is_(value, 'list', inner)} and len({value}) < BUDGET.NODES_PER_STEP "
+        line(inner, f"{t} = ({a} {op} {value} if {self.is_(value, 'list', inner)} and len({value}) < {budget.NODES_PER_STEP} "
                     f"else ZONE_OP({k}, {a}, {value}, ctx))")
         return t
 
@@ -2348,7 +2348,7 @@ class _Generator:
                 self.line(d, f"if {self.is_(unknown[0], 'list', d)}:")
             inner = d + bool(unknown)
             self.line(inner, f"{t} = {a} + {b}")
-            self.line(inner, f"if len({t}) >= BUDGET.NODES_PER_STEP:")    # checked, and charged
+            self.line(inner, f"if len({t}) >= {budget.NODES_PER_STEP}:")    # checked, and charged
             self.line(inner + 1, f"BUDGET.walked(ctx.game, (), SIZED({t}))")
             if unknown:
                 self.line(d, "else:")
@@ -2374,14 +2374,14 @@ class _Generator:
             test = self.folded(f"type({a}) is {kind.__name__} and type({b}) is {kind.__name__}", [a, b])
             if test == "True" and word == "if":           # both proven lists (or texts): that case only
                 self.line(d, f"{t} = {a} + {b}")
-                self.line(d, f"if len({t}) >= BUDGET.NODES_PER_STEP:")
+                self.line(d, f"if len({t}) >= {budget.NODES_PER_STEP}:")
                 self.line(d + 1, f"BUDGET.walked(ctx.game, (), SIZED({t}))")
                 joined = {self.sort_of(a), self.sort_of(b)}
                 return self.sorted_as(t, joined.pop() if len(joined) == 1 else ("list", None) if kind is list
                                       else str)
             self.line(d, f"{word} {test}:")
             self.line(d + 1, f"{t} = {a} + {b}")
-            self.line(d + 1, f"if len({t}) >= BUDGET.NODES_PER_STEP:")    # checked, and charged
+            self.line(d + 1, f"if len({t}) >= {budget.NODES_PER_STEP}:")    # checked, and charged
             self.line(d + 2, f"BUDGET.walked(ctx.game, (), SIZED({t}))")
             word = "elif"
         if not lists:                                  # - and *: a number or an error, always
@@ -2467,7 +2467,7 @@ class _Generator:
         k = self.const("==")
         fast = f"({a} == {b} and ({self.is_(a, 'bool')}) is ({self.is_(b, 'bool')}))"
         return (f"(ZONE_OP({k}, {a}, {b}, ctx) if {self.is_(a, 'Zone')} or {self.is_(b, 'Zone')} "
-                f"or {self.is_(a, 'list')} and len({a}) >= BUDGET.NODES_PER_STEP else {fast})")
+                f"or {self.is_(a, 'list')} and len({a}) >= {budget.NODES_PER_STEP} else {fast})")
 
     def boolop(self, node, scope, d):
         left = self.expr(node.left, scope, d)
