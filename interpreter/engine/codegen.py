@@ -392,6 +392,7 @@ class _Generator:
         self.written_sizes: dict = {}      # inlinable ruleset function -> nodes a call writes
         self.condition_fields: dict = {}   # attribute -> {record id: its condition's expression}
         self.condition_call_tables: dict = {}  # attribute -> {record id: fn(ctx, record id)}
+        self.pure_conditions: dict = {}    # attribute -> whether its conditions are pure (``pure_condition``)
         self.generators = 0                # generators being written, one inside another
         self.runners: set = set()          # node ids of blocks that blocks run directly (``run_block``)
         self.filter_names: dict = {}       # id(choose) -> the name of its options' function
@@ -1893,6 +1894,19 @@ class _Generator:
             return self.pure_call(node)
         return cls is not ast.Attribute or not self.conditions(node.name)
 
+    def pure_condition(self, node) -> bool:
+        """Whether ``node`` reads a condition field every record holds as a pure expression that
+        reads no condition field itself: worked out, it changes nothing and rolls nothing, so the
+        cells of the root around it keep (it is no cell: its value is the record's). Not for
+        ``is_pure``: a function calling one is not *bounded* (its heights do not count it)."""
+        if node.__class__ is not ast.Attribute or not self.conditions(node.name):
+            return False
+        known = self.pure_conditions.get(node.name)
+        if known is None:
+            known = self.pure_conditions[node.name] = all(
+                self.pure_node(n) for tree in self.conditions(node.name).values() for n in _walk(tree))
+        return known
+
     # A part of a pure expression that occurs more than once (``card(i).kind`` in four arms, the
     # same ``back(i)`` in two functions written inline), or that does not read the variable of a
     # generator it is in, gets a cell: ``cell = NK`` where the values it reads are bound (the
@@ -1916,7 +1930,7 @@ class _Generator:
     def begin_cells(self, tree, scope, loop: int, pure: bool | None = None) -> None:
         """The cells of ``tree``, a root inside ``loop`` generators."""
         if pure is None:
-            pure = all(self.pure_node(n) for n in _walk(tree))
+            pure = all(self.pure_node(n) or self.pure_condition(n) for n in _walk(tree))
         self.keys_seen = {}
         self.cells = self.plan_cells(tree, scope, loop) if pure and not self.tracing else None
         self.cell_inits = {}
