@@ -2484,24 +2484,33 @@ class _Generator:
                 f"or {self.is_(a, 'list')} and len({a}) >= {budget.NODES_PER_STEP} else {fast})")
 
     def boolop(self, node, scope, d):
+        """``and``/``or``: the right side worked out where the left leaves it to decide; two sides
+        of true or false whose right side is an expression alone are Python's own ``and``/``or``."""
         left = self.expr(node.left, scope, d)
-        if _TEMP.fullmatch(left) and left not in self.ints and left not in self.lists:
+        copied = not (_TEMP.fullmatch(left) and left not in self.ints and left not in self.lists)
+        if not copied:
             t = left                                   # the left side's own temporary: no copy
         else:
             t = self.fresh()                           # a fresh local: it is assigned again below
             self.line(d, f"{t} = {left}")
         first = self.sort_of(left)
+        truths = self.is_bool(node.left) or first is bool
         if node.op == "and":
             self.line(d, f"if {self.holds(t, node.left, first)}:")
-        elif self.is_bool(node.left) or first is bool:
+        elif truths:
             self.line(d, f"if not {t}:")
         else:
             self.line(d, f"if {t} is False or not ({t} is True or TRUTH({t}, ctx.game.state)):")
         if self.tracing:
             self.line(d + 1, f"TRACE(ctx, {self.const(node)}, 'right')")
+        mark = len(self.lines)
         right = self.expr(node.right, scope, d + 1)
-        self.line(d + 1, f"{t} = {right}")
         second = self.sort_of(right)
+        if len(self.lines) == mark and truths and not self.tracing and (
+                self.is_bool(node.right) or second is bool):
+            del self.lines[mark - 1 - copied:]         # (the ``if``, and the copy of the left side)
+            return self.sorted_as(f"({left if copied else t} {node.op} {right})", bool)
+        self.line(d + 1, f"{t} = {right}")
         return self.sorted_as(t, first if first == second else None)
 
     def conditional(self, node, scope, d):
