@@ -1602,6 +1602,8 @@ class _Generator:
                        keys={"self": _SELF_KEY, "this": (("param", "this"), 0, None)})
         if self.typing is not None:
             self.typing.params = {this, me}
+        for p in (me, this):                         # (the flags ``twice`` found wanted)
+            self.flags(p, 1)
         result = self.with_cells(tree, scope, 1)
         self.line(1, f"return {result}")
         self.hot_locals(mark)
