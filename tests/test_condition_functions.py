@@ -92,3 +92,27 @@ def test_a_condition_testing_this_again_and_again_keeps_its_flags():
     for rid in list(rules.entities)[:40] + [None, 3]:
         for seat in range(2):
             assert _generated(program.namespace[name], game, seat, rid) == _closures(tree, game, seat, rid)
+
+
+def test_a_group_index_tested_again_is_a_flag_and_reads_as_the_closures_read(monkeypatch):
+    # ``top(pile[i])`` three times in can_take (card(i), back(i) in two arms): the index's test
+    # (a number from 1 to the group's size) is one flag; any other index is the closures' error.
+    from interpreter.engine.game import Game
+    rules = load_ruleset("lairs")
+    source = ("\n" + codegen.program_of(rules).source).split(
+        f"\ndef {codegen.program_of(rules).generator.fnames['can_take']}(", 1)[1].split("\ndef ", 1)[0]
+    assert source.count("upto3 = type(") == 1 and source.count("upto3:") >= 3
+
+    def values(generated: bool) -> list:
+        with monkeypatch.context() as m:
+            m.setattr(codegen, "ENABLED", generated)
+            game = Game.new(load_ruleset("lairs"), players=4, seed=5)
+        found = []
+        for i in (0, 1, 2, 3, 4, -1, True, "1", None):
+            try:
+                found.append(game.evaluate(f"can_take({i!r}, 3)".replace("'", '"').replace("None", "none")
+                                           .replace("True", "true"), player=0))
+            except RuleError as exc:
+                found.append(f"error: {exc}")
+        return found
+    assert values(True) == values(False)

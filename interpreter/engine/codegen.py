@@ -458,10 +458,9 @@ class _Generator:
         """``type(x) is kind`` (kind "truth": whether ``x`` holds), or the local ``_Typing`` keeps
         it in: a parameter's tested inside a loop or three times, a cell's tested in a loop
         its binding is outside of (set once, where its work ends: ``cell``)."""
-        raw = f"type({x}) is {kind}" if kind != "truth" else (
-            f"{x} is True or ({x} is not False and TRUTH({x}, ctx.game.state))")
+        raw = _raw_test(x, kind)
         typing = self.typing
-        if typing is None or kind not in _FLAGGED:
+        if typing is None or kind not in _FLAGGED and not kind.startswith("upto"):
             return raw
         param = x in typing.params and kind != "truth"
         if not param and (x[0] != "h" or x not in self.bound and (self.flow is None or x not in self.flow.bound)):
@@ -483,7 +482,7 @@ class _Generator:
         """The flags of ``name`` (a parameter, a cell just worked out) the function reads."""
         for x, kind in sorted(self.typing.preset) if self.typing is not None else ():
             if x == name:
-                test = f"type({x}) is {kind}" if kind != "truth" else _TRUTH.format(x)
+                test = _raw_test(x, kind) if kind != "truth" else _TRUTH.format(x)
                 self.line(d, f"q{x}{kind.lower()} = {test}")
 
     def twice(self, write, *args) -> None:
@@ -1687,7 +1686,7 @@ class _Generator:
         ref, members = group
         key = self.atom(index.key, scope, d)
         t, zone = self.fresh(), self.fresh()
-        self.line(d, f"if {self.is_(key, 'int', d)} and 0 < {key} <= {len(self.namespace[members])}:")
+        self.line(d, f"if {self.is_(key, f'upto{len(self.namespace[members])}', d)}:")
         self.line(d + 1, f"{t} = {t}[0] if ({t} := ctx.game.state[{self.const('zones')}]"
                          f"[{self.const(self.namespace[ref].name)}][{key} - 1]) else None")
         self.line(d, "else:")
@@ -2623,6 +2622,16 @@ _SELF_KEY = (("self",), 0, None)       # the acting player, as ``ctx.env.get('se
 
 
 _SIBLINGS = ("elif ", "else:", "except", "finally:")
+
+def _raw_test(x: str, kind: str) -> str:
+    """The test ``is_`` writes or keeps in a flag: ``x``'s type is ``kind``; "truth": ``x`` holds;
+    "upto<n>": ``x`` is a number from 1 to n (a numbered group's member)."""
+    if kind == "truth":
+        return f"{x} is True or ({x} is not False and TRUTH({x}, ctx.game.state))"
+    if kind.startswith("upto"):
+        return f"type({x}) is int and 0 < {x} <= {kind[4:]}"
+    return f"type({x}) is {kind}"
+
 
 _FLAGGED = {"int", "str", "dict", "list", "bool", "Player", "Room", "Side", "Grid", "Zone", "truth"}
 _TYPE_PART = re.compile(r"type\(([vh]\d+)\) is (int|str|dict|list|bool|Player|Room|Side|Grid|Zone)")
