@@ -26,6 +26,7 @@ generator binding ``self``) is left to the closures of ``compile.py``.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import importlib.util
@@ -129,7 +130,7 @@ def _compare_error(op, a, b):
 
 
 def _condition_reader(Ctx, compiled):
-    def condition(ctx, record_id, tree):
+    def condition(ctx, record_id, tree=None):
         """A record's condition field read (``evaluate._field``): ``self`` and ``this`` its locals."""
         fn = tree.__dict__.get("_fn")            # (evaluate's own look-up, without its call)
         return (fn or compiled(tree))(Ctx(ctx.game, {"self": ctx.env.get("self"), "this": record_id}))
@@ -390,6 +391,8 @@ class _Generator:
         self.self_readers: dict = {}       # ruleset function -> whether it may read self (``reads_self``)
         self.written_sizes: dict = {}      # inlinable ruleset function -> nodes a call writes
         self.condition_fields: dict = {}   # attribute -> {record id: its condition's expression}
+        self.condition_call_tables: dict = {}  # attribute -> {record id: fn(ctx, record id)}
+        self.pure_conditions: dict = {}    # attribute -> whether its conditions are pure (``pure_condition``)
         self.generators = 0                # generators being written, one inside another
         self.runners: set = set()          # node ids of blocks that blocks run directly (``run_block``)
         self.filter_names: dict = {}       # id(choose) -> the name of its options' function
@@ -455,10 +458,9 @@ class _Generator:
         """``type(x) is kind`` (kind "truth": whether ``x`` holds), or the local ``_Typing`` keeps
         it in: a parameter's tested inside a loop or three times, a cell's tested in a loop
         its binding is outside of (set once, where its work ends: ``cell``)."""
-        raw = f"type({x}) is {kind}" if kind != "truth" else (
-            f"{x} is True or ({x} is not False and TRUTH({x}, ctx.game.state))")
+        raw = _raw_test(x, kind)
         typing = self.typing
-        if typing is None or kind not in _FLAGGED:
+        if typing is None or kind not in _FLAGGED and not kind.startswith("upto"):
             return raw
         param = x in typing.params and kind != "truth"
         if not param and (x[0] != "h" or x not in self.bound and (self.flow is None or x not in self.flow.bound)):
@@ -480,7 +482,7 @@ class _Generator:
         """The flags of ``name`` (a parameter, a cell just worked out) the function reads."""
         for x, kind in sorted(self.typing.preset) if self.typing is not None else ():
             if x == name:
-                test = f"type({x}) is {kind}" if kind != "truth" else _TRUTH.format(x)
+                test = _raw_test(x, kind) if kind != "truth" else _TRUTH.format(x)
                 self.line(d, f"q{x}{kind.lower()} = {test}")
 
     def twice(self, write, *args) -> None:
@@ -614,6 +616,7 @@ class _Generator:
                             lambda n: n.__class__ is ast.ChooseIn and n.cond is not None)
         self.filter_names = {id(node): name for name, node in filters}
         blocks = self.each(rules.nodes, "B", self.block, lambda n: n.__class__ is ast.Block)
+        conditions = self.condition_roots()
         program.source = "\n".join(self.lines) + "\n"
         code = compiled_code(program.source, f"<rulebook {rules.folder}>")
         exec(code, self.namespace)                  # our source only; content is in the constants
@@ -625,10 +628,34 @@ class _Generator:
             program.filters[id(node)] = (node, self.namespace[name])
         for name, node in blocks:
             program.blocks[id(node)] = (node, self.namespace[name])
+        for calls, rid, name in conditions:
+            calls[rid] = self.namespace[name]
         generated = {id(node): self.namespace[name] for name, node in blocks}
         for nid in self.runners:                    # a block left to the machine: it runs the frame
             self.namespace[f"R{nid}"] = generated.get(id(rules.nodes[nid]), _machine_runs)
         return program
+
+    def condition_roots(self) -> list:
+        """A ``D`` function (``condition_root``) for each condition field the code reads (those
+        read only in ``D`` functions too), as ``[(its table, record id, D name)]`` to put in
+        the tables once compiled; a field the generator leaves out keeps ``CONDITION``."""
+        written, done, names = [], set(), {}
+        while len(done) < len(self.condition_call_tables):
+            for field in [f for f in self.condition_call_tables if f not in done]:
+                done.add(field)
+                calls = self.condition_call_tables[field]
+                for rid, tree in self.conditions(field).items():
+                    if id(tree) not in names:
+                        mark, name = len(self.lines), self.fresh("D")
+                        try:
+                            self.twice(self.condition_root, name, tree)
+                        except Unsupported:
+                            del self.lines[mark:]
+                            name = None
+                        names[id(tree)] = name
+                    if names[id(tree)] is not None:
+                        written.append((calls, rid, names[id(tree)]))
+        return written
 
     def callee_order(self) -> list:
         """The ruleset's functions, each after those it calls (a cycle in the order met), with a
@@ -1419,8 +1446,8 @@ class _Generator:
             line(d, "else:")
             if self.conditions(name):
                 c = self.fresh()
-                line(d + 1, f"{c} = {self.const(self.conditions(name))}.get({obj})")
-                line(d + 1, f"{t} = {reader}(ctx, {obj}) if {c} is None else CONDITION(ctx, {obj}, {c})")
+                line(d + 1, f"{c} = {self.condition_calls(name)}.get({obj})")
+                line(d + 1, f"{t} = {reader}(ctx, {obj}) if {c} is None else {c}(ctx, {obj})")
                 return t
             line(d + 1, f"{t} = {reader}(ctx, {obj})")
             return self.sorted_as(t, self.field_sort(name))
@@ -1444,8 +1471,8 @@ class _Generator:
             line(d + 1, "else:")
             if conditions:                             # or its condition, evaluated now
                 c = self.fresh()
-                line(d + 2, f"{c} = {self.const(conditions)}.get({obj})")
-                line(d + 2, f"{t} = {reader}(ctx, {obj}) if {c} is None else CONDITION(ctx, {obj}, {c})")
+                line(d + 2, f"{c} = {self.condition_calls(name)}.get({obj})")
+                line(d + 2, f"{t} = {reader}(ctx, {obj}) if {c} is None else {c}(ctx, {obj})")
             else:
                 line(d + 2, f"{t} = {reader}(ctx, {obj})")
             word = "elif"
@@ -1551,6 +1578,35 @@ class _Generator:
                 if type(record.get(name)) is Condition}
         return found
 
+    def condition_calls(self, name: str) -> str:
+        """The constant {record id: ``fn(ctx, record id)``, its condition field ``name`` worked
+        out}: a generated ``D`` function once ``build`` has written it (``condition_root``), the
+        closures' reading through ``CONDITION`` until then (or when the generator leaves it out)."""
+        calls = self.condition_call_tables.get(name)
+        if calls is None:
+            calls = self.condition_call_tables[name] = {
+                rid: functools.partial(self.namespace["CONDITION"], tree=tree)
+                for rid, tree in self.conditions(name).items()}
+        return self.const(calls)
+
+    def condition_root(self, name: str, tree) -> None:
+        """``def D(ctx, this)``: a record's condition field as ``evaluate._field`` works it out,
+        ``self`` the reader's (``ctx`` is the reader's own: a function it calls sees the same
+        ``self``), ``this`` the record, and no other local of the thread (a static scope)."""
+        me, this = self.fresh("v"), self.fresh("v")
+        self.line(0, f"def {name}(ctx, {this}):")
+        mark = len(self.lines)
+        self.line(1, f"{me} = ctx.env.get({self.const('self')})")
+        scope = _Scope({"self": me, "this": this}, dynamic=False,
+                       keys={"self": _SELF_KEY, "this": (("param", "this"), 0, None)})
+        if self.typing is not None:
+            self.typing.params = {this, me}
+        for p in (me, this):                         # (the flags ``twice`` found wanted)
+            self.flags(p, 1)
+        result = self.with_cells(tree, scope, 1)
+        self.line(1, f"return {result}")
+        self.hot_locals(mark)
+
     def room_tags(self) -> str:
         """The constant {grid: {(row, col): its tags}}: a room's tags, as grids' geometry has them."""
         tags = self.__dict__.get("_tags")
@@ -1630,7 +1686,7 @@ class _Generator:
         ref, members = group
         key = self.atom(index.key, scope, d)
         t, zone = self.fresh(), self.fresh()
-        self.line(d, f"if {self.is_(key, 'int', d)} and 0 < {key} <= {len(self.namespace[members])}:")
+        self.line(d, f"if {self.is_(key, f'upto{len(self.namespace[members])}', d)}:")
         self.line(d + 1, f"{t} = {t}[0] if ({t} := ctx.game.state[{self.const('zones')}]"
                          f"[{self.const(self.namespace[ref].name)}][{key} - 1]) else None")
         self.line(d, "else:")
@@ -1839,6 +1895,19 @@ class _Generator:
             return self.pure_call(node)
         return cls is not ast.Attribute or not self.conditions(node.name)
 
+    def pure_condition(self, node) -> bool:
+        """Whether ``node`` reads a condition field every record holds as a pure expression that
+        reads no condition field itself: worked out, it changes nothing and rolls nothing, so the
+        cells of the root around it keep (it is no cell: its value is the record's). Not for
+        ``is_pure``: a function calling one is not *bounded* (its heights do not count it)."""
+        if node.__class__ is not ast.Attribute or not self.conditions(node.name):
+            return False
+        known = self.pure_conditions.get(node.name)
+        if known is None:
+            known = self.pure_conditions[node.name] = all(
+                self.pure_node(n) for tree in self.conditions(node.name).values() for n in _walk(tree))
+        return known
+
     # A part of a pure expression that occurs more than once (``card(i).kind`` in four arms, the
     # same ``back(i)`` in two functions written inline), or that does not read the variable of a
     # generator it is in, gets a cell: ``cell = NK`` where the values it reads are bound (the
@@ -1862,7 +1931,7 @@ class _Generator:
     def begin_cells(self, tree, scope, loop: int, pure: bool | None = None) -> None:
         """The cells of ``tree``, a root inside ``loop`` generators."""
         if pure is None:
-            pure = all(self.pure_node(n) for n in _walk(tree))
+            pure = all(self.pure_node(n) or self.pure_condition(n) for n in _walk(tree))
         self.keys_seen = {}
         self.cells = self.plan_cells(tree, scope, loop) if pure and not self.tracing else None
         self.cell_inits = {}
@@ -2067,7 +2136,7 @@ class _Generator:
             terms.append(f"(len({value}) if type({value}) in SIZED_T else 0)" if walks == "lists"
                          else f"{self.is_(value, 'list')} or {self.is_(value, 'dict')}")
         if walks == "lists" and terms:
-            self.line(d, f"if {' + '.join(terms + ([str(known)] if known else []))} >= BUDGET.NODES_PER_STEP:")
+            self.line(d, f"if {' + '.join(terms + ([str(known)] if known else []))} >= {budget.NODES_PER_STEP}:")
         elif walks == "lists":
             if known < budget.NODES_PER_STEP:
                 return
@@ -2227,7 +2296,7 @@ class _Generator:
             a, b = a, self.atom(node.right, scope, d)
             test = f"{a} in {b}" if op == "in" else f"{a} not in {b}"
             zone = "" if node.left.__class__ is ast.Literal else f" and type({a}) is not Zone"   # a literal is none
-            guard = self.folded(f"type({b}) is list{zone} and len({b}) < BUDGET.NODES_PER_STEP", [a, b])
+            guard = self.folded(f"type({b}) is list{zone} and len({b}) < {budget.NODES_PER_STEP}", [a, b])
             return f"({test} if {guard} else ZONE_OP({k}, {a}, {b}, ctx))"     # a long list: charged there
         if op in ("<", "<=", ">", ">="):
             test = self.ints_test((a, node.left), (b, node.right))
@@ -2273,7 +2342,7 @@ class _Generator:
             line(d, "else:")
         inner = d + (word == "elif")
         line(inner, f"{value} = {reader}(ctx, {obj})")
-        line(inner, f"{t} = ({a} {op} {value} if {self.is_(value, 'list', inner)} and len({value}) < BUDGET.NODES_PER_STEP "
+        line(inner, f"{t} = ({a} {op} {value} if {self.is_(value, 'list', inner)} and len({value}) < {budget.NODES_PER_STEP} "
                     f"else ZONE_OP({k}, {a}, {value}, ctx))")
         return t
 
@@ -2294,7 +2363,7 @@ class _Generator:
                 self.line(d, f"if {self.is_(unknown[0], 'list', d)}:")
             inner = d + bool(unknown)
             self.line(inner, f"{t} = {a} + {b}")
-            self.line(inner, f"if len({t}) >= BUDGET.NODES_PER_STEP:")    # checked, and charged
+            self.line(inner, f"if len({t}) >= {budget.NODES_PER_STEP}:")    # checked, and charged
             self.line(inner + 1, f"BUDGET.walked(ctx.game, (), SIZED({t}))")
             if unknown:
                 self.line(d, "else:")
@@ -2305,13 +2374,13 @@ class _Generator:
             test = self.ints_test((a, node and node.left), (b, node and node.right))
             if not test:                               # two numbers for sure: no other case
                 self.line(d, f"{t} = {a} {op} {b}")
-                self.line(d, f"if not -SMALL < {t} < SMALL:")
+                self.line(d, f"if not {_LOW} < {t} < {_HIGH}:")
                 self.line(d + 1, f"{t} = NUMBER({t})")
                 self.ints.add(t)
                 return t
             self.line(d, f"if {test}:")
             self.line(d + 1, f"{t} = {a} {op} {b}")
-            self.line(d + 1, f"if not -SMALL < {t} < SMALL:")
+            self.line(d + 1, f"if not {_LOW} < {t} < {_HIGH}:")
             self.line(d + 2, f"{t} = NUMBER({t})")
             word = "elif"
         for kind in (list, str) if lists else ():
@@ -2320,14 +2389,14 @@ class _Generator:
             test = self.folded(f"type({a}) is {kind.__name__} and type({b}) is {kind.__name__}", [a, b])
             if test == "True" and word == "if":           # both proven lists (or texts): that case only
                 self.line(d, f"{t} = {a} + {b}")
-                self.line(d, f"if len({t}) >= BUDGET.NODES_PER_STEP:")
+                self.line(d, f"if len({t}) >= {budget.NODES_PER_STEP}:")
                 self.line(d + 1, f"BUDGET.walked(ctx.game, (), SIZED({t}))")
                 joined = {self.sort_of(a), self.sort_of(b)}
                 return self.sorted_as(t, joined.pop() if len(joined) == 1 else ("list", None) if kind is list
                                       else str)
             self.line(d, f"{word} {test}:")
             self.line(d + 1, f"{t} = {a} + {b}")
-            self.line(d + 1, f"if len({t}) >= BUDGET.NODES_PER_STEP:")    # checked, and charged
+            self.line(d + 1, f"if len({t}) >= {budget.NODES_PER_STEP}:")    # checked, and charged
             self.line(d + 2, f"BUDGET.walked(ctx.game, (), SIZED({t}))")
             word = "elif"
         if not lists:                                  # - and *: a number or an error, always
@@ -2413,27 +2482,36 @@ class _Generator:
         k = self.const("==")
         fast = f"({a} == {b} and ({self.is_(a, 'bool')}) is ({self.is_(b, 'bool')}))"
         return (f"(ZONE_OP({k}, {a}, {b}, ctx) if {self.is_(a, 'Zone')} or {self.is_(b, 'Zone')} "
-                f"or {self.is_(a, 'list')} and len({a}) >= BUDGET.NODES_PER_STEP else {fast})")
+                f"or {self.is_(a, 'list')} and len({a}) >= {budget.NODES_PER_STEP} else {fast})")
 
     def boolop(self, node, scope, d):
+        """``and``/``or``: the right side worked out where the left leaves it to decide; two sides
+        of true or false whose right side is an expression alone are Python's own ``and``/``or``."""
         left = self.expr(node.left, scope, d)
-        if _TEMP.fullmatch(left) and left not in self.ints and left not in self.lists:
+        copied = not (_TEMP.fullmatch(left) and left not in self.ints and left not in self.lists)
+        if not copied:
             t = left                                   # the left side's own temporary: no copy
         else:
             t = self.fresh()                           # a fresh local: it is assigned again below
             self.line(d, f"{t} = {left}")
         first = self.sort_of(left)
+        truths = self.is_bool(node.left) or first is bool
         if node.op == "and":
             self.line(d, f"if {self.holds(t, node.left, first)}:")
-        elif self.is_bool(node.left) or first is bool:
+        elif truths:
             self.line(d, f"if not {t}:")
         else:
             self.line(d, f"if {t} is False or not ({t} is True or TRUTH({t}, ctx.game.state)):")
         if self.tracing:
             self.line(d + 1, f"TRACE(ctx, {self.const(node)}, 'right')")
+        mark = len(self.lines)
         right = self.expr(node.right, scope, d + 1)
-        self.line(d + 1, f"{t} = {right}")
         second = self.sort_of(right)
+        if len(self.lines) == mark and truths and not self.tracing and (
+                self.is_bool(node.right) or second is bool):
+            del self.lines[mark - 1 - copied:]         # (the ``if``, and the copy of the left side)
+            return self.sorted_as(f"({left if copied else t} {node.op} {right})", bool)
+        self.line(d + 1, f"{t} = {right}")
         return self.sorted_as(t, first if first == second else None)
 
     def conditional(self, node, scope, d):
@@ -2537,12 +2615,23 @@ _TYPES = {"int": int, "str": str, "list": list, "dict": dict, "bool": bool, "Zon
 _GAME = re.compile(r"\bctx\.game\b")
 _STATE = re.compile(r"\bctx\.game\.state\b")
 
+_LOW, _HIGH = -SMALL, SMALL         # as literals in the source: constants (``-SMALL`` made a number a test)
 _LEAVES = (ast.Literal, ast.Name)
 _UNCELLED = (ast.Literal, ast.Name, ast.ListExpr, ast.DictExpr, ast.Generator)   # never a cell
 _SELF_KEY = (("self",), 0, None)       # the acting player, as ``ctx.env.get('self')`` gives it
 
 
 _SIBLINGS = ("elif ", "else:", "except", "finally:")
+
+def _raw_test(x: str, kind: str) -> str:
+    """The test ``is_`` writes or keeps in a flag: ``x``'s type is ``kind``; "truth": ``x`` holds;
+    "upto<n>": ``x`` is a number from 1 to n (a numbered group's member)."""
+    if kind == "truth":
+        return f"{x} is True or ({x} is not False and TRUTH({x}, ctx.game.state))"
+    if kind.startswith("upto"):
+        return f"type({x}) is int and 0 < {x} <= {kind[4:]}"
+    return f"type({x}) is {kind}"
+
 
 _FLAGGED = {"int", "str", "dict", "list", "bool", "Player", "Room", "Side", "Grid", "Zone", "truth"}
 _TYPE_PART = re.compile(r"type\(([vh]\d+)\) is (int|str|dict|list|bool|Player|Room|Side|Grid|Zone)")
