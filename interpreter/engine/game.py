@@ -168,7 +168,7 @@ class Game:
             self.functions[name] = generated.get(name) or _user_function(name, params, tree)
         self.runners = machine.runners(rules)      # what runs each frame (after codegen installed its blocks)
         self.memo: dict = {}       # results of the ruleset's functions while the state stands still
-        self._partial = None       # apply's checkpoint of one player's sheet (see _checkpoint)
+        self._partial = None       # apply's checkpoint of one player's sheet (see _copied)
         self._sealed = False       # only the engine has read the state: a failed call is undone by replay
         self._base = None          # the sealed game's last saved position (see _replay_point)
         self._swap = machine.NO_SWAP   # the snapshot's parts a label swaps in (machine.labels)
@@ -357,26 +357,23 @@ class Game:
         does (an InternalError), the state, history and log included, is
         exactly what it was before.
         """
-        if self.__class__ is not _Sealed:
-            return self._apply(player, choice)
-        self.__class__ = Game                  # the engine's own reads of the state for this call
+        sealed = self.__class__ is _Sealed
+        if sealed:
+            self.__class__ = Game              # the engine's own reads of the state for this call
         try:
-            return self._apply(player, choice)
+            if type(player) is not int or not 0 <= player < self.people:
+                self._seat(player)             # not a person's seat: says why
+            th = self._waiting_thread(player)
+            p = th["pending"]
+            if type(choice) is int and "count" in p and 0 <= choice < p["count"]:
+                index = choice                 # the usual answer, checked without a Labels
+            else:
+                index = self._index(choice, self._labels(th))
+            label = machine.label(self, th, index)     # built before anything changes: it may fail
+            self._all_or_nothing(th, machine.answer, self, th, player, index, label)
         finally:
-            if self._sealed:
+            if sealed and self._sealed:
                 self.__class__ = _Sealed
-
-    def _apply(self, player: int, choice) -> None:
-        if type(player) is not int or not 0 <= player < self.people:
-            self._seat(player)                 # not a person's seat: says why
-        th = self._waiting_thread(player)
-        p = th["pending"]
-        if type(choice) is int and "count" in p and 0 <= choice < p["count"]:
-            index = choice                     # the usual answer, checked without a Labels
-        else:
-            index = self._index(choice, self._labels(th))
-        label = machine.label(self, th, index)     # built before anything changes: it may fail
-        self._all_or_nothing(th, machine.answer, self, th, player, index, label)
 
     def resume(self) -> None:
         """Run on to the next decisions after a stop between statements (``pause``)."""
@@ -388,7 +385,15 @@ class Game:
         """``run(*args)``; on any error in it, put the state back as it was, and report the error
         as ours or the content's. (A plain call, not a context manager: ``apply`` pays it at every
         decision.)"""
-        saved = self._checkpoint(th)
+        # What a failed call restores: a replay point if the game is sealed, else a copy.
+        if self._sealed:
+            if self.pause is None and self.forced is None and self.tracer is None:
+                saved = self._replay_point()
+            else:
+                self._expose()                 # a scenario's stop or a trace would not replay alike
+                saved = self._copied(th)
+        else:
+            saved = self._copied(th)
         try:
             run(*args)
         except BaseException as exc:
@@ -411,14 +416,6 @@ class Game:
             raise IllegalAction(f"{self.seat_name(player)} (seat {player}) is a scripted seat: "
                                 "it never decides")
         return player
-
-    def _checkpoint(self, th: dict | None) -> tuple:
-        """What a failed call restores: a replay point if the game is sealed, else a copy."""
-        if self._sealed:
-            if self.pause is None and self.forced is None and self.tracer is None:
-                return self._replay_point()
-            self._expose()                     # a scenario's stop or a trace would not replay alike
-        return self._copied(th)
 
     def _replay_point(self) -> tuple:
         """Where a sealed game stands, cheaply: a failed call goes back to the saved position and
@@ -482,7 +479,7 @@ class Game:
             partial["others"] = _pickled([p for i, p in enumerate(partial["players"]) if i != me])
 
     def _restore(self, saved: tuple) -> None:
-        """Put back what ``_checkpoint`` took, in the same key order (so ``to_json`` is equal)."""
+        """Put back what ``_all_or_nothing`` took, in the same key order (so ``to_json`` is equal)."""
         if saved[0] is _REPLAY:
             return self._replay_back(saved)
         keys, n_log, n_history, pickled, flow, th, thread, partial = saved
@@ -862,7 +859,7 @@ def _sealed(game: Game) -> Game:
 REPLAY_SPAN = 64        # answers replayed at most to undo a failed call (a new position is saved then)
 _REPLAY = "replay"      # marks a replay point (Game._replay_point)
 
-_KEPT_APART = ("log", "history", "flow")      # restored by other means than a copy (see _checkpoint)
+_KEPT_APART = ("log", "history", "flow")      # restored by other means than a copy (see _copied)
 
 
 def _pickled(data) -> bytes:

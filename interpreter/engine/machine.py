@@ -689,24 +689,26 @@ def label(game, th, k: int) -> str:
     answer changes anything, its errors placed."""
     frame = th["frames"][-1]
     node = game.rules.nodes[frame["n"]]
-    generic = node.__class__ is not _CHOOSE_IN or node.label is None or "labels" in th["pending"]
-    if not generic:
-        opts = frame["opts"]
-        if k == len(opts) - 1 and node.otherwise is not None:
-            return node.otherwise_label or "none of these"
+    expr = node.label if node.__class__ is _CHOOSE_IN else None     # None: built as ``labels`` does
+    if expr is not None:
+        if "labels" in th["pending"]:
+            expr = None
+        else:
+            opts = frame["opts"]
+            if k == len(opts) - 1 and node.otherwise is not None:
+                return node.otherwise_label or "none of these"
     saved = game.thread
     game.thread = th
     budget.reset(game)
     try:
-        if generic:
+        if expr is None:
             return labels(game, th, (k,))[0]
         env = th["envs"][-1]
         var = node.var
         before = env.get(var, _UNSET)
         env[var] = opts[k]
         try:
-            text = _in_view(game, th, node.label.__dict__.get("_fn") or compiled(node.label),
-                            (Ctx(game, env),))
+            text = _in_view(game, th, expr.__dict__.get("_fn") or compiled(expr), (Ctx(game, env),))
         finally:
             if before is _UNSET:               # labelling binds nothing
                 del env[var]
