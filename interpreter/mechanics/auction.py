@@ -30,7 +30,6 @@ where the declared ``won_to``/``lost_to`` functions say.
 """
 from __future__ import annotations
 
-import marshal
 from itertools import compress, repeat
 from operator import eq, itemgetter
 
@@ -186,9 +185,11 @@ _RECORDS: dict = {}
 _ROWS: dict = {}
 
 
-def _copy(data):
-    """A deep copy of plain state data (lists, records, numbers, strings), in C."""
-    return marshal.loads(marshal.dumps(data))
+def _copy(data: dict) -> dict:
+    """A copy of a lot's or bid's data deep enough to compare with later: the auction changes
+    their fields, and adds and takes away tokens, but never changes a token (nor a ranking) in
+    place. (Half the cost of making its record, a third of a ``marshal`` copy's.)"""
+    return {**data, "tokens": [*data["tokens"]]}
 
 
 def bid_record(game, name, bid) -> dict:
@@ -261,7 +262,7 @@ def lots(ctx, args):
             row = made[1]
         else:
             row = [_lot_record(name, k, lot) for k, lot in enumerate(data, 1)]
-            _ROWS[name] = (_copy(data), row)
+            _ROWS[name] = ([*map(_copy, data)], row)
         if key is not None:
             memo[key] = row
     return row
@@ -280,7 +281,7 @@ def bids(ctx, args):
             placed = made[1]
         else:                                 # (a bid's record reads its card's printed value)
             placed = [bid_record(ctx.game, name, bid) for bid in at]
-            _bid_rows(ctx.game)[name, k] = (_copy(at), placed)
+            _bid_rows(ctx.game)[name, k] = ([*map(_copy, at)], placed)
         memo[key] = placed
     return placed
 
