@@ -12,29 +12,27 @@ from .evaluate import Ctx, attribute, evaluate, lookup
 from ..model.values import Effect, Player, RuleError, describe, items_of, seat
 
 
-def _who(node, ctx: Ctx) -> int:
-    """The seat a gain, spend or lose is for: ``for P``, else the acting player."""
+def _moves(node, ctx: Ctx) -> tuple:
+    """``(seat, amounts)`` of a gain, spend or lose, every amount worked out before any is moved:
+    the seat ``for P``, else the acting player; each amount ``(counter, count)``."""
     who = node.who
     if who is None:
         me = ctx.env.get("self")
-        return ctx.me if me is None else me.seat        # (ctx.me's error when nobody acts)
-    fn = who.__dict__.get("_fn")                        # its generated code, without evaluate's call
-    value = fn(ctx) if fn is not None else evaluate(who, ctx)
-    return value.seat if type(value) is Player else seat(value)
-
-
-def _amounts(node, ctx: Ctx):
-    """Every ``(counter, count)`` of a gain, spend or lose, worked out before any is moved."""
+        i = ctx.me if me is None else me.seat           # (ctx.me's error when nobody acts)
+    else:
+        fn = who.__dict__.get("_fn")                    # its generated code, without evaluate's call
+        value = fn(ctx) if fn is not None else evaluate(who, ctx)
+        i = value.seat if type(value) is Player else seat(value)
     how, plan = node.__dict__.get("_plan") or _planned(node)
     if how is _ONE:                       # one named counter, its count an expression (the most run)
         name, count = plan
-        fn = count.__dict__.get("_fn")                  # its generated code, without evaluate's call
+        fn = count.__dict__.get("_fn")
         count = fn(ctx) if fn is not None else evaluate(count, ctx)
         if type(count) is not int or count < 0:
             _refuse(name, count)
-        return ((name, count),)
+        return i, ((name, count),)
     if how is _FIXED:                     # named counters, literal counts: the same every time
-        return plan
+        return i, plan
     out = []
     for name, count, counter in plan:
         if counter is not None:
@@ -45,7 +43,7 @@ def _amounts(node, ctx: Ctx):
             if type(count) is not int or count < 0:
                 _refuse(name, count)
         out.append((name, count))
-    return out
+    return i, out
 
 
 _FIXED, _ONE, _ANY = "fixed", "one", "any"      # how a statement's amounts are worked out (_planned)
@@ -87,15 +85,14 @@ def _counter(expr, ctx: Ctx) -> str:
 
 
 def gain(game, ctx: Ctx, node) -> None:
-    i = _who(node, ctx)
-    for name, count in _amounts(node, ctx):             # every amount worked out first
+    i, amounts = _moves(node, ctx)                      # every amount worked out first
+    for name, count in amounts:
         game.counters.gain(i, name, count)
 
 
 def spend(game, ctx: Ctx, node) -> None:
     """All or nothing: the total of each counter is checked before any is paid."""
-    i = _who(node, ctx)
-    amounts = _amounts(node, ctx)
+    i, amounts = _moves(node, ctx)
     if len(amounts) == 1:                          # the usual case: spend checks it before paying
         game.counters.spend(i, *amounts[0])
         return
@@ -109,8 +106,8 @@ def spend(game, ctx: Ctx, node) -> None:
 
 
 def lose(game, ctx: Ctx, node) -> None:
-    i = _who(node, ctx)
-    for name, count in _amounts(node, ctx):
+    i, amounts = _moves(node, ctx)
+    for name, count in amounts:
         game.counters.lose(i, name, count)
 
 
