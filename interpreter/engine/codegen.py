@@ -2348,8 +2348,8 @@ class _Generator:
 
     def arithmetic(self, a: str, b: str, op: str, otherwise: str, d: int, lists: bool = False,
                    node=None) -> str:
-        """``a op b`` on two numbers without a call (the size checked only past 64 bits, as
-        ``limits.number`` does), and, with ``lists``, two lists or two texts joined (their size
+        """``a op b`` on two numbers without a call (past 30 bits ``NUMBER`` checks the size:
+        ``limits.number``), and, with ``lists``, two lists or two texts joined (their size
         checked); ``otherwise`` for any other values (and their errors). A literal operand of
         ``node`` leaves out the branches its type cannot take."""
         literals = {type(side.value) for side in (node.left, node.right)
@@ -2374,13 +2374,13 @@ class _Generator:
             test = self.ints_test((a, node and node.left), (b, node and node.right))
             if not test:                               # two numbers for sure: no other case
                 self.line(d, f"{t} = {a} {op} {b}")
-                self.line(d, f"if not {_LOW} < {t} < {_HIGH}:")
+                self.line(d, f"if not {_LOW} <= {t} <= {_HIGH}:")
                 self.line(d + 1, f"{t} = NUMBER({t})")
                 self.ints.add(t)
                 return t
             self.line(d, f"if {test}:")
             self.line(d + 1, f"{t} = {a} {op} {b}")
-            self.line(d + 1, f"if not {_LOW} < {t} < {_HIGH}:")
+            self.line(d + 1, f"if not {_LOW} <= {t} <= {_HIGH}:")
             self.line(d + 2, f"{t} = NUMBER({t})")
             word = "elif"
         for kind in (list, str) if lists else ():
@@ -2615,7 +2615,12 @@ _TYPES = {"int": int, "str": str, "list": list, "dict": dict, "bool": bool, "Zon
 _GAME = re.compile(r"\bctx\.game\b")
 _STATE = re.compile(r"\bctx\.game\.state\b")
 
-_LOW, _HIGH = -SMALL, SMALL         # as literals in the source: constants (``-SMALL`` made a number a test)
+# The size test of a number the code made: ``NUMBER`` gives back any number below 64 bits (and
+# refuses one of more than MAX_DIGITS digits), so the test may pass it fewer. These bounds are
+# one CPython digit (below 2**30): 3.11 compares such numbers in an ``if`` without a call
+# (COMPARE_OP_INT_JUMP), where 2**63 took PyObject_RichCompare at every test. Literals in the
+# source, so constants (``-SMALL`` made a number at every test).
+_LOW, _HIGH = -(2 ** 30 - 1), 2 ** 30 - 1
 _LEAVES = (ast.Literal, ast.Name)
 _UNCELLED = (ast.Literal, ast.Name, ast.ListExpr, ast.DictExpr, ast.Generator)   # never a cell
 _SELF_KEY = (("self",), 0, None)       # the acting player, as ``ctx.env.get('self')`` gives it
