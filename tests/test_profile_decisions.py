@@ -1,0 +1,52 @@
+"""tools/profile_decisions.py counts what it says (the figures themselves are never asserted)."""
+from __future__ import annotations
+
+import importlib.util
+import re
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+ROOT = Path(__file__).resolve().parents[1]
+TOY = str(ROOT / "tests" / "rulesets" / "toy")
+
+
+def _tool():
+    spec = importlib.util.spec_from_file_location("profile_decisions", ROOT / "tools" / "profile_decisions.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _run(*args) -> str:
+    result = CliRunner().invoke(_tool().main, list(args))
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_bytecodes_counts_every_decision_and_names_the_generated_code():
+    out = _run("bytecodes", TOY, "--players", "2", "--games", "2", "--warm", "1")
+    decisions, per = re.match(r"(\d+) decisions, ([\d,]+) bytecodes a decision", out).groups()
+    assert int(decisions) > 0 and int(per.replace(",", "")) > 0
+    assert "engine/game.py" in out and "<rulebook " in out      # the engine's and the content's
+
+
+def test_the_same_games_count_the_same():
+    args = ("bytecodes", TOY, "--players", "2", "--games", "1", "--warm", "0", "--top", "3")
+    assert _run(*args) == _run(*args)
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="adaptive instructions are 3.11's")
+def test_unspecialised_lists_places_and_names():
+    out = _run("unspecialised", TOY, "--players", "2", "--games", "1", "--warm", "1")
+    assert re.match(r"\d+ decisions; the hottest generic instructions", out)
+    assert "generic attribute reads and writes by name" in out
+
+
+@pytest.mark.skipif(shutil.which("valgrind") is None, reason="needs valgrind")
+def test_instructions_counts_the_games_alone():
+    out = _run("instructions", TOY, "--players", "2", "--games", "1", "--warm", "0")
+    assert float(re.match(r"([\d,.]+) M instructions", out).group(1).replace(",", "")) > 0
