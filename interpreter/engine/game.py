@@ -140,7 +140,7 @@ class Game:
     # The engine's own attributes are slots: ``apply`` swaps the class (``_Sealed``), which on
     # CPython 3.11 leaves every read of an instance dict's attribute unspecialised (about three
     # times slower). ``__dict__`` is for attributes others set (a tool's, a test's).
-    __slots__ = ("rules", "people", "seat_names", "thread", "table_keys", "counters", "verbs",
+    __slots__ = ("rules", "people", "seat_names", "thread", "block_open", "table_keys", "counters", "verbs",
                  "functions", "runners", "memo", "_partial", "_sealed", "_base", "_swap", "_held",
                  "queued", "pause", "paused", "forced", "steps", "depth", "running", "state", "__dict__")
 
@@ -159,6 +159,7 @@ class Game:
         self.seat_names = [seat_label(i) for i in range(self.people)] + [
             rules.scripted_seats[sid].get("name", sid) for sid in state["scripted"]]
         self.thread = None
+        self.block_open = block_open(state)
         self.table_keys = ["players"] + [k for k in state if k in _COMPONENT_KEYS]   # for snapshots
         self.counters = Counters(self)
         self.verbs = mechanics.VERBS
@@ -503,6 +504,7 @@ class Game:
         state.clear()
         state.update((key, parts[key]) for key in keys)
         self.thread = thread
+        self.block_open = block_open(state)
         self.memo.clear()
         self.queued.clear()
 
@@ -520,6 +522,7 @@ class Game:
         state.clear()
         state.update((key, parts[key]) for key in keys)
         self.thread = None
+        self.block_open = block_open(state)
         self.memo.clear()
         self.queued.clear()
         try:
@@ -532,6 +535,7 @@ class Game:
         if (len(log), len(history), state["rng"]) != (n_log, n_history, rng):
             raise InternalError("a failed call could not be undone: the replay came out different")
         flow = state["flow"]                   # the running thread, found again by its place
+        self.block_open = block_open(state)
         self.thread = (None if thread is None else flow["main"] if thread is main
                        else next((t for t, old in zip(flow["threads"], threads) if old is thread), None))
 
@@ -664,7 +668,7 @@ class Game:
         names = self.seat_names
         where = f"from {describe(source, names)} to {describe(target, names)}"
         th = self.thread
-        if th is not None and telling.in_block(self, th):
+        if th is not None and self.block_open and telling.in_block(self, th):
             return self.log(f"{self._card_names(cards)} {where}")
         log = self.state["log"]
         seats = range(len(self.state["players"]))
@@ -704,12 +708,10 @@ class Game:
         the acting player and settle it after the block).
         """
         th = self.thread
-        if owner is None or th is None:
+        if owner is None or th is None or not self.block_open:
             return
         flow = self.state["flow"]
         snapshot = flow["snapshot"]
-        if snapshot is None and not flow["threads"]:      # no block open
-            return
         me = th["envs"][0]["self"]
         if me is None or me.seat != owner:     # (the usual write is to the acting player's own data)
             if me is not None and flow["threads"] and telling.in_block(self, th):
@@ -722,7 +724,8 @@ class Game:
                 machine.hold(self, snapshot, owner, what)
 
     def set_player_value(self, i: int, name: str, value) -> None:
-        self.guard(i, name)
+        if self.block_open:                    # (``guard`` has nothing to refuse or keep else)
+            self.guard(i, name)
         data = self.state["players"][i]
         if name in data["counters"]:
             if type(value) is not int:
@@ -846,6 +849,16 @@ class _Sealed(Game):
     def state(self, value: dict) -> None:
         self._expose()
         _set_state(self, value)
+        self.block_open = block_open(value)
+
+
+def block_open(state: dict) -> bool:
+    """Whether ``state`` has a ``simultaneously`` block open: its threads, or its snapshot, in the
+    flow. ``Game.block_open`` keeps it (not saved: derived here when the game is made or its
+    state put back; set by ``machine._simultaneously``, cleared by ``machine._join``) so that
+    ``guard`` and the log lines, called at every write, test it with one attribute read."""
+    flow = state.get("flow")
+    return flow is not None and (flow.get("snapshot") is not None or bool(flow.get("threads")))
 
 
 def _sealed(game: Game) -> Game:

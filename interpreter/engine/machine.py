@@ -228,6 +228,7 @@ def _join(game) -> None:
     flow = game.state["flow"]
     flow["threads"] = []
     flow["snapshot"] = None
+    game.block_open = False
     game._held = NO_HELD
     flow["main"]["frames"].pop()
     game.log("all players have chosen")
@@ -421,6 +422,7 @@ def _simultaneously(game, th, frame, node):
         frames.append({"n": n})
         threads.append(t)
     flow["threads"] = threads
+    game.block_open = True
     return WAIT
 
 

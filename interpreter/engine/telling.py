@@ -40,7 +40,7 @@ def in_block(game, th) -> bool:
 def block_player(game) -> int | None:
     """The seat whose thread is running inside an open ``simultaneously`` block, or None."""
     th = game.thread
-    if th is None or not in_block(game, th):
+    if th is None or not game.block_open or not in_block(game, th):
         return None
     me = th["envs"][0].get("self")
     return None if me is None else me.seat
@@ -52,7 +52,7 @@ def own_line(game, text: str) -> bool:
     line the engine writes inside the block is given its reader (``Game.log`` and the verbs'
     ``log_to_viewers`` and ``log_move``)."""
     th = game.thread
-    if th is None or not in_block(game, th):
+    if th is None or not game.block_open or not in_block(game, th):
         return False
     game.state["log"].append({"text": text, "to": [th["envs"][0]["self"].seat]})
     return True

@@ -99,10 +99,11 @@ def seeing(game, key: str, seats, owner: int | None) -> list:
     tree = game.rules.visibility.get(key)
     if tree is None:
         return list(seats)
-    whose = None if owner is None else PLAYERS[owner]
+    env = {"viewer": None, "owner": None if owner is None else PLAYERS[owner], "self": None}
+    ctx = Ctx(game, env)               # one for every seat: evaluating binds nothing it keeps
     out = []
     for i in seats:
-        me = PLAYERS[i]
-        if evaluate(tree, Ctx(game, {"viewer": me, "owner": whose, "self": me})):
+        env["viewer"] = env["self"] = PLAYERS[i]
+        if evaluate(tree, ctx):
             out.append(i)
     return out

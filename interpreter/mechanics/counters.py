@@ -24,7 +24,7 @@ class Counters:
 
     def _section(self, i: int, name: str) -> dict:
         game = self.game
-        if game.thread is not None:               # ``guard`` refuses only inside a thread
+        if game.block_open:                       # ``guard`` refuses or keeps only inside a block
             game.guard(i, name)
         counters = game.state["players"][i]["counters"]
         if name not in counters:

@@ -299,7 +299,8 @@ def reachable(ctx, args):
 def put(ctx, arg, kw) -> None:
     """put ITEM at ROOM (the room must be empty)"""
     rm = _check_room(kw.get("at"))
-    ctx.game.guard(rm.of, rm.grid)
+    if ctx.game.block_open:                # (``guard`` has nothing to refuse or keep else)
+        ctx.game.guard(rm.of, rm.grid)
     items = _data(ctx, rm)["items"]
     key = rm.cell
     if key in items:
@@ -312,7 +313,8 @@ def wall(ctx, arg, kw) -> None:
     """wall SIDE: draw a wall on a side of a room"""
     if type(arg) is not Side:
         raise RuleError(f"'wall' needs a side of a room, got {describe(arg)}")
-    ctx.game.guard(arg.of, arg.grid)
+    if ctx.game.block_open:                # (``guard`` has nothing to refuse or keep else)
+        ctx.game.guard(arg.of, arg.grid)
     walls = _data(ctx, arg)["walls"]
     key = edge_key(arg.r, arg.c, arg.side)
     if key in walls:

@@ -25,8 +25,8 @@ def _zone(ctx, value, what: str, write: bool = True) -> list:
     if type(value) is not Zone:
         raise RuleError(f"{what} must be a zone, got {describe(value)}")
     game = ctx.game
-    if write and value.of is not None and game.thread is not None:    # ``guard`` refuses only a
-        game.guard(value.of, value.name)                            # seat's zone, in a thread
+    if write and value.of is not None and game.block_open:     # ``guard`` refuses only a seat's
+        game.guard(value.of, value.name)                         # zone, inside a block
     live = zone_list(game.state, value)
     if value.n is None and live and type(live[0]) is list:
         raise RuleError(f"{what} is a numbered group: name one of it, like {value.name}[1]")
