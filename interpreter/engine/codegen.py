@@ -842,8 +842,9 @@ class _Generator:
     # statements run inline; a compound one is pushed as a frame (an ``if``
     # is decided here, and its branch pushed, as its frame would have done;
     # a ``choose`` lists its options here, its frame pushed only to wait).
-    # A block pushed for a block is run by a call (``run_block``), and the
-    # end of a block ends those under it that waited only for it (``END``).
+    # A block pushed for a block is run by a call (``run_block``), and so is
+    # a ``while`` (``run_while``: the machine's runner for it); the end of a
+    # block ends those under it that waited only for it (``END``).
 
     def block(self, name: str, node) -> None:
         line, k = self.line, self.const
@@ -872,6 +873,8 @@ class _Generator:
                 line(2, f"frame[{k('i')}] = {n + 1}")
                 line(2, f"base = len(th[{k('frames')}])")
                 self.loop(stmt, 2, 0, [])
+            elif stmt.__class__ is ast.While:
+                self.run_while(stmt, n + 1)
             else:
                 line(2, f"frame[{k('i')}] = {n + 1}")
                 line(2, f"PUSH(game, th, {k(stmt)})")
@@ -1019,6 +1022,24 @@ class _Generator:
         line(d, f"went = {runner}(game, th, {f})")
         line(d, "if went is not None or not frames or frames[-1] is not frame:")
         line(d + 1, "return went")
+
+    def run_while(self, stmt, after: int) -> None:
+        """A ``while`` whose body can stop: its frame pushed (as ``PUSH``) and run here by the
+        machine's runner for it (``game.runners``, ``machine._while_runner``), where the machine
+        would run it next; when the loop is over without stopping (its frame gone, this block's
+        on top again) this block goes on, as ``run_block`` does."""
+        line, k = self.line, self.const
+        line(2, f"frame[{k('i')}] = {after}")
+        self.step(2, None, stmt)
+        f = self.fresh("f")
+        n = self.node_id(stmt)
+        line(2, f"{f} = {{{k('n')}: {n}}}")
+        line(2, f"frames.append({f})")
+        line(2, "if len(frames) > NESTED:")
+        line(3, "return None")
+        line(2, f"went = game.runners[{n}](game, th, {f})")
+        line(2, "if went is not None or not frames or frames[-1] is not frame:")
+        line(3, "return went")
 
     def choose_in(self, stmt, after: int) -> None:
         """``choose x in xs if c``, as ``machine._choose_in`` runs it in the frame it is pushed in:
