@@ -35,7 +35,7 @@ def test_bytecodes_counts_every_decision_and_names_the_generated_code():
 
 
 def test_the_same_games_count_the_same():
-    args = ("bytecodes", TOY, "--players", "2", "--games", "1", "--warm", "0", "--top", "3")
+    args = ("bytecodes", TOY, "--players", "2", "--games", "1", "--warm", "1", "--top", "3")
     assert _run(*args) == _run(*args)
 
 

@@ -2649,6 +2649,7 @@ _SELF_KEY = (("self",), 0, None)       # the acting player, as ``ctx.env.get('se
 
 _SIBLINGS = ("elif ", "else:", "except", "finally:")
 
+
 def _raw_test(x: str, kind: str) -> str:
     """The test ``is_`` writes or keeps in a flag: ``x``'s type is ``kind``; "truth": ``x`` holds;
     "upto<n>": ``x`` is a number from 1 to n (a numbered group's member)."""
