@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 RULESETS = Path(__file__).resolve().parent / "rulesets"
 
 
@@ -22,3 +24,20 @@ def position(path: Path, needle: str, nth: int = 1, offset: int = 0) -> tuple[in
             if found == nth:
                 return number, line.index(needle) + 1 + offset
     raise AssertionError(f"{needle!r} not found")
+
+
+def errors_both_ways(folder, monkeypatch) -> list:
+    """The error a new game of ``folder`` stops with: in generated code, then in the closures."""
+    from interpreter.content.ruleset import load_ruleset
+    from interpreter.engine import codegen
+    from interpreter.engine.game import Game
+    from interpreter.model.values import RuleError
+    messages = []
+    for enabled in (True, False):
+        monkeypatch.setattr(codegen, "ENABLED", enabled)
+        rules = load_ruleset(str(folder))
+        with pytest.raises(RuleError) as caught:
+            Game.new(rules)
+        messages.append(str(caught.value))
+        assert ("_program" in rules.__dict__) is enabled
+    return messages

@@ -19,7 +19,7 @@ from interpreter.engine import budget, codegen
 from interpreter.engine.game import Game
 from interpreter.model.values import RuleError
 
-from support import edit
+from support import edit, errors_both_ways as _errors_both_ways
 
 RULESETS = Path(__file__).resolve().parent / "rulesets"
 GAMES = available() + [str(RULESETS / name) for name in ("toy", "hooks", "peek", "ttt")]
@@ -509,17 +509,6 @@ def test_a_compiled_loop_that_calls_a_decision_gives_the_rest_to_frames(tmp_path
 
 # ---------------------------------------------------------------- errors keep their place
 
-def _errors_both_ways(folder, monkeypatch) -> list:
-    """The error a new game of ``folder`` stops with: in generated code, then in the closures."""
-    messages = []
-    for enabled in (True, False):
-        monkeypatch.setattr(codegen, "ENABLED", enabled)
-        rules = load_ruleset(str(folder))
-        with pytest.raises(RuleError) as caught:
-            Game.new(rules)
-        messages.append(str(caught.value))
-        assert ("_program" in rules.__dict__) is enabled
-    return messages
 
 
 RUNTIME_ERRORS = ["10 / (double(1) - 2)", 'count(x for x in get({}, "k", 3))', "[1, 2][double(2)]",

@@ -11,9 +11,8 @@ import pytest
 from interpreter.content.ruleset import load_ruleset
 from interpreter.engine import codegen
 from interpreter.engine.game import Game
-from interpreter.model.values import RuleError
 
-from support import edit
+from support import edit, errors_both_ways
 
 TOY = Path(__file__).resolve().parent / "rulesets" / "toy"
 
@@ -74,11 +73,5 @@ def test_an_error_in_the_loops_condition_is_placed_as_the_frames_place_it(tmp_pa
     folder = _toy(tmp_path, "while step < get({}, \"k\", \"a\"):\n"
                             "  choose x in [1, 2]:\n"
                             "    pass\n")
-    messages = []
-    for enabled in (True, False):
-        monkeypatch.setattr(codegen, "ENABLED", enabled)
-        rules = load_ruleset(str(folder))
-        with pytest.raises(RuleError) as caught:
-            Game.new(rules)
-        messages.append(str(caught.value))
+    messages = errors_both_ways(folder, monkeypatch)
     assert messages[0] == messages[1] and "flow.yaml:5:" in messages[0]
