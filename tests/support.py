@@ -1,11 +1,21 @@
 """Helpers shared by the tests that edit a copy of a ruleset and look for positions."""
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 
 import pytest
 
 RULESETS = Path(__file__).resolve().parent / "rulesets"
+TOOLS = Path(__file__).resolve().parents[1] / "tools"
+
+
+def tool(name: str):
+    """The module ``tools/<name>.py`` (tools are scripts, not a package)."""
+    spec = importlib.util.spec_from_file_location(name, TOOLS / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def edit(path: Path, old: str, new: str) -> None:

@@ -1,21 +1,19 @@
 """tools/bench.py reports what it promises (the figures themselves are never asserted)."""
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
 from click.testing import CliRunner
+
+from support import tool
 
 ROOT = Path(__file__).resolve().parents[1]
 TOY = str(ROOT / "tests" / "rulesets" / "toy")
 
 
 def _bench():
-    spec = importlib.util.spec_from_file_location("bench", ROOT / "tools" / "bench.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return tool("bench")
 
 
 def test_bench_json_has_per_count_rows_and_both_load_times(tmp_path):

@@ -1,7 +1,6 @@
 """tools/profile_decisions.py counts what it says (the figures themselves are never asserted)."""
 from __future__ import annotations
 
-import importlib.util
 import re
 import shutil
 import sys
@@ -10,19 +9,14 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from support import tool
+
 ROOT = Path(__file__).resolve().parents[1]
 TOY = str(ROOT / "tests" / "rulesets" / "toy")
 
 
-def _tool():
-    spec = importlib.util.spec_from_file_location("profile_decisions", ROOT / "tools" / "profile_decisions.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def _run(*args) -> str:
-    result = CliRunner().invoke(_tool().main, list(args))
+    result = CliRunner().invoke(tool("profile_decisions").main, list(args))
     assert result.exit_code == 0, result.output
     return result.output
 
