@@ -130,7 +130,7 @@ def _compare_error(op, a, b):
 
 
 def _condition_reader(Ctx, compiled):
-    def condition(ctx, record_id, tree=None):
+    def condition(ctx, record_id, tree):
         """A record's condition field read (``evaluate._field``): ``self`` and ``this`` its locals."""
         fn = tree.__dict__.get("_fn")            # (evaluate's own look-up, without its call)
         return (fn or compiled(tree))(Ctx(ctx.game, {"self": ctx.env.get("self"), "this": record_id}))
@@ -1011,14 +1011,18 @@ class _Generator:
 
     def run_block(self, body, fields: dict, d: int) -> None:
         """Push the frame ``fields`` of block ``body`` (its budget already charged) and run it."""
+        self.runners.add(self.rules.node_id[id(body)])
+        self.push_and_run(fields, f"R{self.rules.node_id[id(body)]}", d)
+
+    def push_and_run(self, fields: dict, runner: str, d: int) -> None:
+        """Push the frame ``fields`` and call ``runner`` on it; go on in this block only if it
+        did not stop (``went``) and this block's frame is on top again."""
         line = self.line
         f = self.fresh("f")
         line(d, f"{f} = {{{', '.join(f'{key}: {value}' for key, value in fields.items())}}}")
         line(d, f"frames.append({f})")
         line(d, "if len(frames) > NESTED:")
         line(d + 1, "return None")
-        runner = f"R{self.rules.node_id[id(body)]}"
-        self.runners.add(self.rules.node_id[id(body)])
         line(d, f"went = {runner}(game, th, {f})")
         line(d, "if went is not None or not frames or frames[-1] is not frame:")
         line(d + 1, "return went")
@@ -1031,15 +1035,8 @@ class _Generator:
         line, k = self.line, self.const
         line(2, f"frame[{k('i')}] = {after}")
         self.step(2, None, stmt)
-        f = self.fresh("f")
         n = self.node_id(stmt)
-        line(2, f"{f} = {{{k('n')}: {n}}}")
-        line(2, f"frames.append({f})")
-        line(2, "if len(frames) > NESTED:")
-        line(3, "return None")
-        line(2, f"went = game.runners[{n}](game, th, {f})")
-        line(2, "if went is not None or not frames or frames[-1] is not frame:")
-        line(3, "return went")
+        self.push_and_run({k("n"): n}, f"game.runners[{n}]", 2)
 
     def choose_in(self, stmt, after: int) -> None:
         """``choose x in xs if c``, as ``machine._choose_in`` runs it in the frame it is pushed in:

@@ -7,7 +7,7 @@ boundary is allowed and blocks nothing. Reachability walks the geometry built on
 """
 from __future__ import annotations
 
-from ..model.values import Grid, PLAYERS, Room, RuleError, Side, cell_key, describe
+from ..model.values import Grid, PLAYERS, Room, RuleError, Side, describe
 from ..dsl.kinds import GRID
 from .component import ComponentKind, visible_plain
 
@@ -55,11 +55,10 @@ class _Geometry:
         self.sides = {(r, c): [Side(name, of, r, c, side) for side in _SIDES] for (r, c) in self.at}
         self.across = {(r, c, side): self.at.get((r + dr, c + dc))       # (row, col, side) -> room or None
                        for (r, c) in self.at for side, (dr, dc) in _STEP.items()}
-        for (r, c), room in self.at.items():       # what generated code reads of them (``Room``, ``Side``)
-            room.cell, room.sides = cell_key(r, c), self.sides[r, c]
-            for side in room.sides:
-                side.cell, side.edge, side.home = room.cell, edge_key(r, c, side.side), room
-                side.across = self.across[r, c, side.side]
+        for (r, c), room in self.at.items():       # what generated code reads of them (``Room``, ``Side``;
+            room.sides = self.sides[r, c]          # their keys are set as they are made)
+            for side in room.sides:                # (the room's own key: one string for both)
+                side.cell, side.home, side.across = room.cell, room, self.across[r, c, side.side]
 
 
 def geometries(rules) -> dict:
