@@ -33,6 +33,14 @@ def test_the_same_games_count_the_same():
     assert _run(*args) == _run(*args)
 
 
+def test_lines_shows_the_generated_lines_that_ran():
+    out = _run("lines", TOY, "--players", "2", "--games", "1", "--warm", "1", "--top", "5")
+    assert re.match(r"\d+ decisions, [\d,]+ bytecodes a decision in generated code", out)
+    rows = out.splitlines()[1:]
+    assert 0 < len(rows) <= 5
+    assert all(re.match(r"\s+[\d.]+\s+\d+\s+\S", row) for row in rows)     # count, line, its text
+
+
 @pytest.mark.skipif(sys.version_info < (3, 11), reason="adaptive instructions are 3.11's")
 def test_unspecialised_lists_places_and_names():
     out = _run("unspecialised", TOY, "--players", "2", "--games", "1", "--warm", "1")

@@ -14,6 +14,9 @@ three ways, each repeatable run to run:
         three times a specialised one, which bytecode counts do not see. (FOR_ITER, CALL and
         PRECALL are left out unless asked: on 3.11 FOR_ITER has no specialised form and a
         call's rows are not meaningful; a function first run here shows its plain opcodes.)
+    python tools/profile_decisions.py lines lairs --top 60
+        Bytecodes a decision by line of the generated code, with the line: which constructs the
+        generator writes cost most (a type test repeated, a guard no proof removed).
     python tools/profile_decisions.py instructions lairs --games 4
         Machine instructions of the games alone (valgrind's callgrind: a run with the games
         minus one without), C included: the figure that follows time most closely. Needs
@@ -120,6 +123,32 @@ def bytecodes(ruleset, players, games, warm, top):
     click.echo("functions (bytecodes, calls a decision):")
     for code, count in ops.most_common(top):
         click.echo(f"  {count / n:8.1f}  {calls[code] / n:6.2f}  {_where(code).split('/')[-1]}:{code.co_name}")
+
+
+@main.command()
+@_common
+@click.option("--top", default=40, show_default=True, help="Lines listed.")
+def lines(ruleset, players, games, warm, top):
+    """Bytecodes a decision by line of the generated code."""
+    from interpreter.engine.codegen import program_of
+    rules = load_ruleset(ruleset)
+    for seed in range(100, 100 + warm):
+        play(rules, players, seed)
+    runs = collections.Counter()
+
+    def on_event(frame, event):
+        if event == "opcode" and frame.f_code.co_filename.startswith("<rulebook "):
+            runs[frame.f_code.co_filename, frame.f_lineno] += 1
+    n = counted(rules, players, games, on_event)
+    program = program_of(rules)
+    source = program.source.split("\n")
+    click.echo(f"{n} decisions, {sum(runs.values()) / n:,.0f} bytecodes a decision in generated code")
+    for (filename, line), count in runs.most_common(top):
+        if filename.endswith(" text>"):                 # generated in play, from a text given then
+            text = "(an expression made in play)"
+        else:                                           # no line: a function's first instructions
+            text = source[line - 1].strip() if line else "(entering a function)"
+        click.echo(f"  {count / n:8.1f}  {line or 0:6}  {text[:140]}")
 
 
 @main.command()
