@@ -61,6 +61,15 @@ def play(rules, players: int, seed: int) -> int:
     return n
 
 
+def warmed(ruleset: str, players: int, warm: int):
+    """The ruleset loaded, after ``warm`` uncounted games (seeds 100 on): its code generated and
+    CPython's instructions specialised before anything is counted."""
+    rules = load_ruleset(ruleset)
+    for seed in range(100, 100 + warm):
+        play(rules, players, seed)
+    return rules
+
+
 def counted(rules, players: int, games: int, on_event) -> int:
     """Play ``games`` games (seeds 1..games) with ``on_event(frame, event)`` told of every call
     and bytecode inside ``pending`` and ``apply`` (not ``Game.new``); the number of decisions."""
@@ -106,9 +115,7 @@ def _common(fn):
 @click.option("--top", default=40, show_default=True, help="Functions listed.")
 def bytecodes(ruleset, players, games, warm, top):
     """Bytecodes a decision, by file and function."""
-    rules = load_ruleset(ruleset)
-    for seed in range(100, 100 + warm):
-        play(rules, players, seed)
+    rules = warmed(ruleset, players, warm)
     ops, calls = collections.Counter(), collections.Counter()
 
     def on_event(frame, event):
@@ -131,9 +138,7 @@ def bytecodes(ruleset, players, games, warm, top):
 def lines(ruleset, players, games, warm, top):
     """Bytecodes a decision by line of the generated code."""
     from interpreter.engine.codegen import program_of
-    rules = load_ruleset(ruleset)
-    for seed in range(100, 100 + warm):
-        play(rules, players, seed)
+    rules = warmed(ruleset, players, warm)
     runs = collections.Counter()
 
     def on_event(frame, event):
@@ -158,9 +163,7 @@ def lines(ruleset, players, games, warm, top):
               help="Instructions left out (on 3.11 these rows are not meaningful; '' lists all).")
 def unspecialised(ruleset, players, games, warm, top, skip):
     """Hot instructions left generic after warm games."""
-    rules = load_ruleset(ruleset)
-    for seed in range(100, 100 + max(warm, 8)):                # long enough to specialise
-        play(rules, players, seed)
+    rules = warmed(ruleset, players, max(warm, 8))             # long enough to specialise
     adaptive = {}                      # read before tracing: a traced instruction runs generic
     for obj in gc.get_objects():
         if type(obj) is types.FunctionType:
