@@ -1,7 +1,7 @@
 """Where a decision's time goes, counted so that a busy machine does not move the figures.
 
 Random playouts (the chooser of ``compare.py`` and ``tools/bench.py``) after warm games, counted
-three ways, each repeatable run to run:
+four ways, each repeatable run to run:
 
     python tools/profile_decisions.py bytecodes lairs --players 4 --games 2
         Python bytecodes executed a decision (``pending`` + ``apply``), by file and by
@@ -145,8 +145,7 @@ def lines(ruleset, players, games, warm, top):
         if event == "opcode" and frame.f_code.co_filename.startswith("<rulebook "):
             runs[frame.f_code.co_filename, frame.f_lineno] += 1
     n = counted(rules, players, games, on_event)
-    program = program_of(rules)
-    source = program.source.split("\n")
+    source = program_of(rules).source.split("\n")
     click.echo(f"{n} decisions, {sum(runs.values()) / n:,.0f} bytecodes a decision in generated code")
     for (filename, line), count in runs.most_common(top):
         if filename.endswith(" text>"):                 # generated in play, from a text given then
